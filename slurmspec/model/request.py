@@ -1,0 +1,135 @@
+"""The effective job request of one hetjob component, after sbatch's precedence rules.
+
+Within the ``#SBATCH`` lines of a component the last occurrence of an option
+wins (each ``arg_set_*`` replaces the previous value), except where Slurm
+accumulates: ``--mail-type`` ORs its types up to 24.11 (last wins from 25.05),
+``--signal`` ORs its R/B flags, ``--kill-on-invalid-dep`` ORs yes/no
+(slurm-semantics.md §4.2). Options that Slurm does not reset per component
+(``reset_each_pass`` unset: ``--time``, ``--mem``, ``--job-name``...) are
+inherited by later hetjob components unless they set them again.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterable
+
+import attrs
+
+from slurmspec.model.script import Directive
+from slurmspec.version import Version
+
+_MAIL_TYPE_LAST_WINS: Version = (25, 5)
+
+
+@attrs.frozen
+class Setting:
+    """The effective value of one option in one component."""
+
+    name: str
+    directive: Directive  # the occurrence that decided the value
+    overridden: tuple[Directive, ...] = attrs.field(converter=tuple)  # earlier ones it replaced
+    value: Any  # typed value; the raw string when untyped; True for flags
+    inherited: bool = False  # carried over from an earlier hetjob component
+
+    @property
+    def raw(self) -> str | None:
+        return self.directive.value
+
+
+@attrs.frozen
+class JobRequest:
+    """Everything one component asks for, by canonical long option name."""
+
+    component: int
+    settings: tuple[Setting, ...] = attrs.field(converter=tuple)
+
+    def get(self, name: str) -> Setting | None:
+        for setting in self.settings:
+            if setting.name == name:
+                return setting
+        return None
+
+    def has(self, name: str) -> bool:
+        return self.get(name) is not None
+
+    def value(self, name: str) -> Any:
+        setting = self.get(name)
+        return None if setting is None else setting.value
+
+    # Typed shortcuts for what rules and launch checks ask most often.
+    nodes = property(lambda self: self.value("nodes"))
+    ntasks = property(lambda self: self.value("ntasks"))
+    ntasks_per_node = property(lambda self: self.value("ntasks-per-node"))
+    cpus_per_task = property(lambda self: self.value("cpus-per-task"))
+    gpus = property(lambda self: self.value("gpus"))
+    gpus_per_node = property(lambda self: self.value("gpus-per-node"))
+    gpus_per_task = property(lambda self: self.value("gpus-per-task"))
+    gres = property(lambda self: self.value("gres"))
+    mem = property(lambda self: self.value("mem"))
+    mem_per_cpu = property(lambda self: self.value("mem-per-cpu"))
+    mem_per_gpu = property(lambda self: self.value("mem-per-gpu"))
+    time = property(lambda self: self.value("time"))
+    partition = property(lambda self: self.value("partition"))
+    constraint = property(lambda self: self.value("constraint"))
+    output = property(lambda self: self.value("output"))
+    error = property(lambda self: self.value("error"))
+    array = property(lambda self: self.value("array"))
+    job_name = property(lambda self: self.value("job-name"))
+
+    def to_dict(self) -> dict[str, Any]:
+        from slurmspec.model.serialize import request_to_dict
+
+        return request_to_dict(self)
+
+
+def _typed(directive: Directive) -> Any:
+    if directive.option.kind is None:
+        return True
+    if directive.typed is not None and directive.typed.value is not None:
+        return directive.typed.value
+    return directive.value
+
+
+def _merge(name: str, earlier: Any, later: Any, version: Version) -> Any:
+    """Combine repeated values where Slurm accumulates instead of replacing."""
+    if name == "mail-type" and version < _MAIL_TYPE_LAST_WINS:
+        types_a = getattr(earlier, "types", None)
+        types_b = getattr(later, "types", None)
+        if types_a is not None and types_b is not None:
+            merged = tuple(dict.fromkeys((*types_a, *types_b)))
+            return attrs.evolve(later, types=merged)
+    if name == "signal":
+        flags_a = getattr(earlier, "flags", None)
+        flags_b = getattr(later, "flags", None)
+        if flags_a is not None and flags_b is not None:
+            flags = "".join(sorted(set(flags_a) | set(flags_b)))
+            return attrs.evolve(later, flags=flags)
+    return later
+
+
+def build_request(
+    component: int,
+    directives: Iterable[Directive],
+    version: Version,
+    inherited_from: JobRequest | None = None,
+) -> JobRequest:
+    """The effective request of one component from its (non-ignored) directives."""
+    settings: dict[str, Setting] = {}
+    if inherited_from is not None:
+        for setting in inherited_from.settings:
+            spec = setting.directive.option
+            if not spec.per_component:
+                settings[setting.name] = attrs.evolve(setting, inherited=True)
+    for directive in directives:
+        if directive.ignored:
+            continue
+        name = directive.option.long
+        value = _typed(directive)
+        previous = settings.get(name)
+        if previous is not None and not previous.inherited:
+            value = _merge(name, previous.value, value, version)
+            overridden = (*previous.overridden, previous.directive)
+        else:
+            overridden = ()
+        settings[name] = Setting(name, directive, overridden, value)
+    return JobRequest(component, tuple(sorted(settings.values(), key=lambda s: s.name)))

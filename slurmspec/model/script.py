@@ -1,0 +1,172 @@
+"""The parsed script: lines, directive lines, option occurrences and hetjob components."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+import attrs
+
+from slurmspec.span import LineIndex, Span
+from slurmspec.version import Version
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from slurmspec.body.launch import BodyInfo
+    from slurmspec.model.options import OptionSpec
+    from slurmspec.model.request import JobRequest
+    from slurmspec.model.values._base import Parsed
+
+
+class LineKind:
+    """Line categories, named after the grammar's terminals."""
+
+    SHEBANG = "shebang"
+    DIRECTIVE = "directive"  # "#SBATCH" at column 0
+    LEGACY_DIRECTIVE = "legacy-directive"  # "#SLURM": honoured with a warning
+    NEAR_MISS = "near-miss"  # "# SBATCH", "#sbatch", indented "#SBATCH": ignored
+    COMMENT = "comment"
+    BLANK = "blank"  # whitespace only (possibly a lone "\r")
+    EMPTY = "empty"  # nothing before the newline
+    COMMAND = "command"  # shell; may span several physical lines via "\"
+
+
+@attrs.frozen
+class Line:
+    """One logical line: its text without the newline, plus the newline itself.
+
+    A ``COMMAND`` line joined by backslash continuations covers several physical
+    lines; every other kind is exactly one physical line.
+    """
+
+    kind: str
+    text: str
+    newline: str
+    span: Span
+
+    @property
+    def number(self) -> int:
+        return self.span.line
+
+
+@attrs.frozen
+class Word:
+    """One argument word of a directive line, after sbatch's tokenising.
+
+    ``value`` is what sbatch passes to getopt (quotes and escapes removed);
+    ``offsets[i]`` is the file offset of ``value[i]``, so positions inside a
+    value can be mapped back to the source exactly.
+    """
+
+    value: str
+    raw: str
+    span: Span
+    offsets: tuple[int, ...] = attrs.field(converter=tuple, repr=False)
+
+
+@attrs.frozen
+class DirectiveLine:
+    """A ``#SBATCH`` (or legacy ``#SLURM``) line and the words sbatch reads from it."""
+
+    line: Line
+    prefix: str
+    words: tuple[Word, ...] = attrs.field(converter=tuple)
+    comment: Span | None
+    in_header: bool  # False: after the first command, so sbatch never reads it
+    component: int
+    separator: bool  # a "hetjob"/"packjob" line that starts the next component
+
+
+@attrs.frozen(kw_only=True)
+class Directive:
+    """One option occurrence, as getopt_long split the directive words.
+
+    ``ignored`` is True when sbatch does not act on it: the line comes after the
+    first command, or the option is an early-pass one (``--wrap``, ``-v``...).
+    """
+
+    option: OptionSpec
+    spelling: str  # as written: "--part", "-p", "--time"
+    raw: str  # source text of the option and its value
+    value: str | None  # argument after quote removal; None when there is none
+    span: Span
+    name_span: Span
+    value_span: Span | None
+    component: int
+    ignored: bool
+    typed: Parsed | None = None
+
+    @property
+    def line(self) -> int:
+        return self.span.line
+
+    @property
+    def name(self) -> str:
+        return self.option.long
+
+
+@attrs.frozen
+class ParseIssue:
+    """Something sbatch would stumble on while reading the directives.
+
+    ``kind`` is one of: unknown-option, srun-only-option, option-not-in-version,
+    ambiguous-option, missing-argument, unexpected-argument, stray-word,
+    unmatched-quote, leading-colon, bad-short-option.
+    """
+
+    kind: str
+    message: str
+    span: Span
+    component: int
+    ignored: bool = False  # on a line sbatch never reads
+    candidates: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+
+
+@attrs.frozen
+class Component:
+    """One hetjob component (a plain job has exactly one)."""
+
+    index: int
+    directives: tuple[Directive, ...] = attrs.field(converter=tuple)
+    request: JobRequest
+
+
+@attrs.frozen(kw_only=True)
+class Script:
+    """A parsed batch script. ``to_text()`` gives back the exact input text."""
+
+    path: str | None
+    version: Version
+    lines: tuple[Line, ...] = attrs.field(converter=tuple)
+    directive_lines: tuple[DirectiveLine, ...] = attrs.field(converter=tuple)
+    directives: tuple[Directive, ...] = attrs.field(converter=tuple)
+    components: tuple[Component, ...] = attrs.field(converter=tuple)
+    issues: tuple[ParseIssue, ...] = attrs.field(converter=tuple)
+    body: BodyInfo | None
+    header_end: int  # offset of the first command line, or len(text) if none
+    index: LineIndex = attrs.field(eq=False, repr=False)
+    # True when the input was bytes that were not valid UTF-8; they survive as
+    # lone surrogates (surrogateescape) and come back out in to_bytes().
+    had_undecodable_bytes: bool = False
+
+    @property
+    def shebang(self) -> Line | None:
+        first = self.lines[0] if self.lines else None
+        return first if first is not None and first.kind == LineKind.SHEBANG else None
+
+    def to_text(self) -> str:
+        return "".join(line.text + line.newline for line in self.lines)
+
+    def to_bytes(self) -> bytes:
+        return self.to_text().encode("utf-8", "surrogateescape")
+
+    def span(self, start: int, end: int) -> Span:
+        return self.index.span(start, end)
+
+    @property
+    def request(self) -> JobRequest:
+        """The request of the first (or only) component."""
+        return self.components[0].request
+
+    def to_dict(self) -> dict[str, Any]:
+        from slurmspec.model.serialize import script_to_dict
+
+        return script_to_dict(self)

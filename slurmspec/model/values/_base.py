@@ -1,0 +1,35 @@
+"""The result type shared by every typed-value parser."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+
+@attrs.frozen
+class ValueProblem:
+    """Something wrong with an option value.
+
+    ``start``/``end`` are character offsets *inside the value text* (0-based,
+    half-open), so the caller can map them onto the file. ``rejected`` is True
+    when sbatch (or slurmctld at submission) refuses the value, False when it is
+    accepted but almost surely not what the user meant.
+    """
+
+    message: str
+    start: int = 0
+    end: int = 0
+    rejected: bool = True
+
+
+@attrs.frozen
+class Parsed:
+    """A typed value (None if it could not be understood) plus its problems."""
+
+    value: Any
+    problems: tuple[ValueProblem, ...] = ()
+
+    @property
+    def ok(self) -> bool:
+        return not any(p.rejected for p in self.problems)

@@ -1,0 +1,125 @@
+"""Turn script text into a ``Script``: lines, header scan, hetjob components, options, values, body."""
+
+from __future__ import annotations
+
+import attrs
+
+from slurmspec.model.request import JobRequest, build_request
+from slurmspec.model.script import (
+    Component, Directive, DirectiveLine, Line, LineKind, ParseIssue, Script, Word,
+)
+from slurmspec.parse.getopt import run_getopt
+from slurmspec.parse.lines import split_lines
+from slurmspec.parse.words import tokenise
+from slurmspec.span import LineIndex
+from slurmspec.version import NEWEST, Version
+
+_PREFIXES = {LineKind.DIRECTIVE: "#SBATCH", LineKind.LEGACY_DIRECTIVE: "#SLURM"}
+
+
+def decode(source: str | bytes) -> tuple[str, bool]:
+    """Bytes become text; bytes that are not UTF-8 survive as lone surrogates."""
+    if isinstance(source, str):
+        return source, False
+    try:
+        return source.decode("utf-8"), False
+    except UnicodeDecodeError:
+        return source.decode("utf-8", "surrogateescape"), True
+
+
+def parse_script(source: str | bytes, path: str | None = None, version: Version = NEWEST) -> Script:
+    text, undecodable = decode(source)
+    index = LineIndex(text)
+    lines = split_lines(text, index)
+
+    header_end = len(text)
+    in_header = True
+    component = 0
+    directive_lines: list[DirectiveLine] = []
+    issues: list[ParseIssue] = []
+    words_by_component: list[list[Word]] = [[]]
+    late_directives: list[Directive] = []
+
+    for line in lines:
+        # sbatch stops reading directives at the first line whose first
+        # non-blank character is not "#" (src/sbatch/opt.c:_opt_batch_script()).
+        if in_header and line.kind == LineKind.COMMAND:
+            in_header = False
+            header_end = line.span.start
+        prefix = _PREFIXES.get(line.kind)
+        if prefix is None:
+            continue
+        base = line.span.start + len(prefix)
+        tokens = tokenise(line.text[len(prefix):], base, version)
+        if in_header and tokens.separator:
+            component += 1
+            words_by_component.append([])
+        words = tuple(
+            Word(raw.value, text[raw.start:raw.end], index.span(raw.start, raw.end), raw.offsets)
+            for raw in tokens.words
+        )
+        comment = None
+        if tokens.comment_start is not None:
+            comment = index.span(tokens.comment_start, line.span.end)
+        directive_lines.append(
+            DirectiveLine(line, prefix, words, comment, in_header, component, bool(tokens.separator))
+        )
+        if tokens.problem is not None:
+            kind, message, start, end = tokens.problem
+            issues.append(
+                ParseIssue(kind, message, index.span(start, end), component, ignored=not in_header)
+            )
+        if in_header:
+            words_by_component[component].extend(words)
+        elif words:
+            # sbatch never reads this line; parse it alone so rules can say what it meant.
+            late = run_getopt(list(words), version, component, True, index.span, text)
+            late_directives.extend(late.directives)
+            issues.extend(late.issues)
+
+    components: list[Component] = []
+    all_directives: list[Directive] = []
+    previous: JobRequest | None = None
+    for number, words in enumerate(words_by_component):
+        result = run_getopt(words, version, number, False, index.span, text)
+        directives = [_with_typed_value(d, version) for d in result.directives]
+        issues.extend(result.issues)
+        request = build_request(number, directives, version, inherited_from=previous)
+        components.append(Component(number, directives, request))
+        all_directives.extend(directives)
+        previous = request
+    all_directives.extend(_with_typed_value(d, version) for d in late_directives)
+
+    return Script(
+        path=path,
+        version=version,
+        lines=lines,
+        directive_lines=directive_lines,
+        directives=all_directives,
+        components=components,
+        issues=sorted(issues, key=lambda issue: issue.span.start),
+        body=_analyse_body(text, header_end, index),
+        header_end=header_end,
+        index=index,
+        had_undecodable_bytes=undecodable,
+    )
+
+
+def _with_typed_value(directive: Directive, version: Version) -> Directive:
+    kind = directive.option.kind
+    if kind is None:
+        return directive
+    from slurmspec.model.values import PARSERS
+
+    parser = PARSERS.get(kind)
+    if parser is None:
+        return directive
+    if directive.value is None and directive.option.argument_in(version) == "none":
+        return directive
+    return attrs.evolve(directive, typed=parser(directive.value, version))
+
+
+def _analyse_body(text: str, header_end: int, index: LineIndex):
+    from slurmspec.body.launch import analyse_body
+
+    return analyse_body(text[header_end:], header_end, index)
