@@ -14,7 +14,7 @@ have_all() {
 }
 
 if have_all; then
-    echo "setup-slurm: slurm-wlm and munge already installed ($(sbatch --version 2>/dev/null || echo '?'))"
+    echo "setup-slurm: slurm-wlm and munge already installed ($(dpkg-query -W -f='slurm-client ${Version}' slurm-client 2>/dev/null || echo 'not from dpkg'))"
     exit 0
 fi
 
@@ -36,4 +36,4 @@ if ! have_all; then
     echo "setup-slurm: installation finished but Slurm/munge binaries are still missing" >&2
     exit 1
 fi
-echo "setup-slurm: installed $(sbatch --version)"
+echo "setup-slurm: installed $(dpkg-query -W -f='slurm-client ${Version}' slurm-client)"
