@@ -1,0 +1,278 @@
+"""Group shell tokens into simple commands, tracking the compound construct each one sits in.
+
+Tolerant by design: control keywords (``if``, ``then``, ``do``, ``{``, ``(``...)
+are stripped from the front of a command and only used to keep a stack of
+enclosing constructs; headers we cannot read (``for x in ...``, ``case ... in``,
+``[[ ... ]]``, function names) are skipped; mismatched closers are ignored.
+A command that is never closed simply ends at the end of the text.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+import attrs
+
+from slurmspec.body.shell import Op, Token, Word, tokenize
+
+__all__ = ["Assignment", "Command", "split_commands", "declarations", "ASSIGNMENT"]
+
+# NAME=value or NAME+=value, optionally NAME[index]=...; the name must be unquoted.
+ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?(\+?)=")
+
+_OPENERS = {"if": "if", "while": "while", "until": "until"}
+_CLOSERS = {"fi": ("if",), "done": ("for", "while", "until"), "esac": ("case",), "}": ("group", "function")}
+_SKIPPED = frozenset({"then", "do", "else", "elif", "!", "coproc"})
+_SEPARATORS = frozenset({"\n", ";", "&", ";;", ";&", ";;&"})
+_DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+
+
+@attrs.frozen(slots=True)
+class Assignment:
+    """``NAME=value`` as a command prefix, a bare statement, or an argument of ``export``."""
+
+    name: str
+    value: str | None  # unquoted value text; None for ``export NAME``
+    raw: str | None  # value as written
+    start: int
+    end: int
+    value_start: int
+    kind: str  # "prefix" (env of one command), "shell" (plain assignment), "export"
+    append: bool = False
+
+
+@attrs.frozen(slots=True)
+class Command:
+    """One simple command: prefix assignments, then words (redirections removed)."""
+
+    words: tuple[Word, ...]
+    assignments: tuple[Assignment, ...]
+    start: int
+    end: int
+    background: bool = False  # the and-or list it belongs to ends in ``&``
+    piped: bool = False  # one side of a ``|`` pipeline
+    context: tuple[str, ...] = ()  # enclosing constructs, outermost first
+
+
+def assignment_of(word: Word, kind: str) -> Assignment | None:
+    """Read ``word`` as NAME=value, or None when it is not an assignment."""
+    m = ASSIGNMENT.match(word.text)
+    if not m:
+        return None
+    eq = word.value.find("=")
+    cut = word.start + m.end()
+    return Assignment(
+        m.group(1), word.value[eq + 1 :], word.text[m.end() :], word.start, word.end,
+        min(cut, word.end), kind, bool(m.group(3)),
+    )
+
+
+def declarations(cmd: Command) -> tuple[Assignment, ...]:
+    """Variables set by ``export``/``declare``/``local``/``readonly`` in ``cmd``."""
+    if not cmd.words or cmd.words[0].text not in _DECLARERS:
+        return ()
+    exported = cmd.words[0].text == "export"
+    out = []
+    for w in cmd.words[1:]:
+        if w.text.startswith("-"):
+            # declare -x / typeset -x mark exports; export -n removes the export flag.
+            flags = w.text[1:]
+            exported = (exported or "x" in flags) and not (cmd.words[0].text == "export" and "n" in flags)
+            if "f" in flags:
+                return tuple(out)  # -f names functions, not variables
+            continue
+        kind = "export" if exported else "shell"
+        a = assignment_of(w, kind)
+        if a is not None:
+            out.append(a)
+        elif w.plain and re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", w.text):
+            out.append(Assignment(w.text, None, None, w.start, w.end, w.end, kind))
+    return tuple(out)
+
+
+@attrs.define
+class _Builder:
+    words: list[Word] = attrs.Factory(list)
+    assigns: list[Word] = attrs.Factory(list)
+    start: int = -1
+    end: int = -1
+    piped: bool = False
+    context: tuple[str, ...] = ()
+
+    def touch(self, start: int, end: int) -> None:
+        if self.start < 0:
+            self.start = start
+        self.end = max(self.end, end)
+
+    @property
+    def empty(self) -> bool:
+        return not self.words and not self.assigns
+
+
+def split_commands(text: str, base: int = 0, posmap: Sequence[int] | None = None) -> list[Command]:
+    """Split ``text`` into simple commands; never raises on any input."""
+    return _Grouper(tokenize(text, base, posmap)).run()
+
+
+class _Grouper:
+    def __init__(self, tokens: list[Token]) -> None:
+        self.toks = tokens
+        self.out: list[Command] = []
+        self.stack: list[list] = []  # [kind, in_case_arm]
+        self.cur = _Builder()
+        self.list_start = 0  # index in out of the first command of the current and-or list
+        self.skip: str | None = None  # reading a header we do not interpret
+        self.pending_function = False
+
+    def run(self) -> list[Command]:
+        toks, i = self.toks, 0
+        while i < len(toks):
+            tok = toks[i]
+            i += 1
+            if self.skip is not None:
+                i = self._skipping(tok, i)
+                continue
+            if isinstance(tok, Op):
+                i = self._op(tok, i)
+            else:
+                i = self._word(tok, i)
+        self._finish()
+        return self.out
+
+    # -- words -------------------------------------------------------------------------
+    def _word(self, w: Word, i: int) -> int:
+        cur = self.cur
+        if cur.empty and w.plain:
+            frame = self.stack[-1] if self.stack else None
+            if frame and frame[0] == "case" and not frame[1] and w.text != "esac":
+                self.skip = ")"  # a case pattern up to its ")"
+                return i
+            if self._keyword(w.text, i):
+                return i
+        if not cur.words:
+            if ASSIGNMENT.match(w.text):
+                cur.touch(w.start, w.end)
+                # NAME=( ... ) array literal: swallow the parenthesised list.
+                if w.text.endswith("=") and i < len(self.toks) and _is_op(self.toks[i], "(") and self.toks[i].start == w.end:
+                    j = i + 1
+                    while j < len(self.toks) and not _is_op(self.toks[j], ")"):
+                        j += 1
+                    end_tok = self.toks[min(j, len(self.toks) - 1)]
+                    cur.touch(w.start, end_tok.end)
+                    cur.assigns.append(w)
+                    return j + 1
+                cur.assigns.append(w)
+                return i
+            self.pending_function = False
+            cur.context = tuple(f[0] for f in self.stack)
+        cur.touch(w.start, w.end)
+        cur.words.append(w)
+        return i
+
+    def _keyword(self, kw: str, i: int) -> bool:
+        stack = self.stack
+        if kw in _OPENERS:
+            stack.append([_OPENERS[kw], False])
+        elif kw in _SKIPPED:
+            pass
+        elif kw in _CLOSERS:
+            _pop(stack, _CLOSERS[kw])
+        elif kw == "{":
+            stack.append(["function" if self.pending_function else "group", False])
+            self.pending_function = False
+        elif kw in ("for", "select"):
+            stack.append(["for", False])
+            self.skip = "sep"
+        elif kw == "case":
+            stack.append(["case", False])
+            self.skip = "in"
+        elif kw == "function":
+            self.pending_function = True
+            self.skip = "{"
+        elif kw == "[[":
+            self.skip = "]]"
+        else:
+            return False
+        return True
+
+    def _skipping(self, tok: Token, i: int) -> int:
+        skip = self.skip
+        if isinstance(tok, Op):
+            if skip == ")" and tok.kind in (")", "\n"):
+                # A pattern ends at ")"; at a newline we lost track, so assume an arm began.
+                self.skip = None
+                if self.stack:
+                    self.stack[-1][1] = True  # now inside a case arm
+            elif tok.kind == "\n" and skip in ("sep", "in", "]]") or tok.kind in _SEPARATORS and skip == "sep":
+                self.skip = None
+                self._op(tok, i)
+            elif skip == "{" and tok.kind in ("(", ")"):
+                pass
+            elif skip == "{" and tok.kind in _SEPARATORS:
+                self.skip = None
+        else:
+            if skip == "in" and tok.text == "in":
+                self.skip = None
+            elif skip == "]]" and tok.text == "]]":
+                self.skip = None
+            elif skip == "{" and tok.text == "{":
+                self.skip = None
+                self._keyword("{", i)
+        return i
+
+    # -- operators -----------------------------------------------------------------------
+    def _op(self, op: Op, i: int) -> int:
+        kind = op.kind
+        if kind == "redir":
+            self.cur.touch(op.start, op.end)
+            if i < len(self.toks) and isinstance(self.toks[i], Word):
+                self.cur.touch(self.toks[i].start, self.toks[i].end)
+                return i + 1  # the redirection target is not a command word
+            return i
+        if kind == "(":
+            cur = self.cur
+            if len(cur.words) == 1 and not cur.assigns and i < len(self.toks) and _is_op(self.toks[i], ")"):
+                self.cur = _Builder()  # name() — a function definition follows
+                self.pending_function = True
+                return i + 1
+            if cur.empty:
+                frame = self.stack[-1] if self.stack else None
+                if not (frame and frame[0] == "case" and not frame[1]):
+                    self.stack.append(["subshell", False])
+            return i
+        self._finish(piped_next=kind in ("|", "|&"))
+        if kind == ")":
+            _pop(self.stack, ("subshell",))
+        elif kind in ("&&", "||", "|", "|&"):
+            pass
+        else:
+            if kind == "&":
+                for k in range(self.list_start, len(self.out)):
+                    self.out[k] = attrs.evolve(self.out[k], background=True)
+            if kind in (";;", ";&", ";;&") and self.stack and self.stack[-1][0] == "case":
+                self.stack[-1][1] = False
+            self.list_start = len(self.out)
+        return i
+
+    def _finish(self, piped_next: bool = False) -> None:
+        cur = self.cur
+        if not cur.empty:
+            kind = "prefix" if cur.words else "shell"
+            assigns = tuple(a for a in (assignment_of(w, kind) for w in cur.assigns) if a is not None)
+            ctx = cur.context if cur.words else tuple(f[0] for f in self.stack)
+            piped = cur.piped or piped_next
+            self.out.append(Command(tuple(cur.words), assigns, cur.start, cur.end, False, piped, ctx))
+        self.cur = _Builder(piped=piped_next)
+
+
+def _is_op(tok: Token, kind: str) -> bool:
+    return isinstance(tok, Op) and tok.kind == kind
+
+
+def _pop(stack: list[list], kinds: tuple[str, ...]) -> None:
+    """Close the innermost construct of one of ``kinds``; ignore a stray closer."""
+    for k in range(len(stack) - 1, -1, -1):
+        if stack[k][0] in kinds:
+            del stack[k:]
+            return

@@ -1,0 +1,343 @@
+"""Split shell text into words and operators with absolute offsets, tolerantly and without raising.
+
+This is not a shell parser. It knows just enough of the POSIX/bash token rules to
+find the words of *simple commands*: quotes, backslash escapes, ``\\``-newline
+continuations, comments, ``$(...)``/``${...}``/backticks (kept whole and opaque),
+operators and redirections, and here-documents (whose bodies are skipped, never
+read as commands).  Anything it cannot close (an unterminated quote or ``$(``)
+is cut at the end of its line, so one odd line never hides the rest of the body.
+The body is linted tolerantly so the header is always checked
+(prior-art.md §7.1: a parse failure must not abort linting, hadolint #682/#806).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence, Union
+
+import attrs
+
+__all__ = ["Word", "Op", "Token", "tokenize", "quoted_content"]
+
+
+@attrs.frozen(slots=True)
+class Word:
+    """One shell word. ``text`` is as written; ``value`` has quotes and escapes removed.
+
+    Expansions (``$X``, ``${X:-8}``, ``$(...)``, backticks) stay verbatim in
+    ``value``: nothing is ever evaluated.
+    """
+
+    text: str
+    value: str
+    start: int
+    end: int
+    quoted: bool = False
+    expands: bool = False
+
+    @property
+    def plain(self) -> bool:
+        """True when the word is written without quotes, escapes or expansions."""
+        return not self.quoted and not self.expands and self.text == self.value
+
+
+@attrs.frozen(slots=True)
+class Op:
+    """An operator: ``kind`` is the operator text, or ``"redir"`` for redirections."""
+
+    kind: str
+    text: str
+    start: int
+    end: int
+
+
+Token = Union[Word, Op]
+
+_PLAIN = re.compile(r"[^\s'\"\\$`;&|()<>]+")
+_BLANK = re.compile(r"[ \t\r\f\v]+")
+_OP = re.compile(
+    r";;&|;;|;&|;|&&|&>>|&>|&|\|\||\|&|\||\(|\)"
+    r"|<<<|<<-|<<|<>|<&|<|>>|>&|>\||>"
+)
+_FD = re.compile(r"[0-9]+(?=[<>])")
+_REDIRS = frozenset({"<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">&", ">|", ">", "&>", "&>>"})
+# Inside $( ), ${ } and backticks only quotes and escapes can hide a closing bracket.
+_INERT = {")": re.compile(r"[^()'\"\\`]+"), "}": re.compile(r"[^{}'\"\\`]+")}
+
+
+def _line_end(text: str, i: int) -> int:
+    j = text.find("\n", i)
+    return len(text) if j < 0 else j
+
+
+def _close_quote(text: str, i: int, quote: str) -> int:
+    """Index of the quote closing the one at ``i`` (escapes honoured except in '...'); -1 if none."""
+    j = i + 1
+    n = len(text)
+    while j < n:
+        c = text[j]
+        if c == quote:
+            return j
+        if c == "\\" and quote != "'":
+            j += 2
+            continue
+        j += 1
+    return -1
+
+
+def _balanced(text: str, i: int) -> int:
+    """Index just past the bracket closing the ``(`` or ``{`` at ``i``; -1 when unbalanced."""
+    opener = text[i]
+    closer = ")" if opener == "(" else "}"
+    inert = _INERT[closer]
+    depth, j, n = 0, i, len(text)
+    while j < n:
+        m = inert.match(text, j)
+        if m:
+            j = m.end()
+            continue
+        c = text[j]
+        if c == opener:
+            depth += 1
+        elif c == closer:
+            depth -= 1
+            if depth == 0:
+                return j + 1
+        elif c == "\\":
+            j += 1
+        elif c in "'\"`":
+            k = _close_quote(text, j, c)
+            if k < 0:
+                return -1
+            j = k
+        j += 1
+    return -1
+
+
+def _dquote(text: str, i: int, out: list[str]) -> tuple[int, bool]:
+    """Read the "..." starting at ``i`` into ``out``; return (index past it, expands)."""
+    n = len(text)
+    j = i + 1
+    expands = False
+    while j < n:
+        c = text[j]
+        if c == '"':
+            return j + 1, expands
+        if c == "\\" and j + 1 < n:
+            nxt = text[j + 1]
+            # In double quotes a backslash only escapes $ ` " \ and newline (bash(1) QUOTING).
+            if nxt == "\n":
+                pass
+            elif nxt in '$`"\\':
+                out.append(nxt)
+            else:
+                out.append("\\" + nxt)
+            j += 2
+            continue
+        if c == "$" and j + 1 < n and text[j + 1] in "({":
+            k = _balanced(text, j + 1)
+            k = k if k > 0 else _line_end(text, j)
+            out.append(text[j:k])
+            j, expands = k, True
+            continue
+        if c == "`":
+            k = _close_quote(text, j, "`")
+            k = k + 1 if k > 0 else _line_end(text, j)
+            out.append(text[j:k])
+            j, expands = k, True
+            continue
+        if c == "$":
+            expands = True
+        out.append(c)
+        j += 1
+    # Unterminated: like an unclosed quote anywhere, keep only the rest of this line.
+    end = _line_end(text, i + 1)
+    del out[:]
+    out.append(text[i + 1 : end])
+    return end, expands
+
+
+def _scan_word(text: str, i: int) -> tuple[int, str, bool, bool]:
+    """Scan the word at ``i``; return (end, value, quoted, expands)."""
+    n = len(text)
+    parts: list[str] = []
+    quoted = expands = False
+    while i < n:
+        m = _PLAIN.match(text, i)
+        if m:
+            parts.append(m.group())
+            i = m.end()
+            continue
+        c = text[i]
+        nxt = text[i + 1] if i + 1 < n else ""
+        if c == "\\":
+            if nxt == "\n":  # line continuation: joined, offsets kept
+                i += 2
+                continue
+            parts.append(nxt)
+            quoted = True
+            i = min(i + 2, n)
+            continue
+        if c == "'" or (c == "$" and nxt == "'"):
+            q = i + (c == "$")
+            k = _close_quote(text, q, "'")
+            k = k if k > 0 else _line_end(text, q)
+            parts.append(text[q + 1 : k])
+            quoted, i = True, min(k + 1, n)
+            continue
+        if c == '"' or (c == "$" and nxt == '"'):
+            inner: list[str] = []
+            i, exp = _dquote(text, i + (c == "$"), inner)
+            parts.extend(inner)
+            quoted, expands = True, expands or exp
+            continue
+        if c == "$" and nxt in "({":
+            k = _balanced(text, i + 1)
+            k = k if k > 0 else _line_end(text, i)
+            parts.append(text[i:k])
+            i, expands = k, True
+            continue
+        if c == "`":
+            k = _close_quote(text, i, "`")
+            k = k + 1 if k > 0 else _line_end(text, i)
+            parts.append(text[i:k])
+            i, expands = k, True
+            continue
+        if c == "$":
+            parts.append("$")
+            expands, i = True, i + 1
+            continue
+        if c in "<>" and nxt == "(":  # process substitution <( ) / >( ), opaque
+            k = _balanced(text, i + 1)
+            k = k if k > 0 else _line_end(text, i)
+            parts.append(text[i:k])
+            i, expands = k, True
+            continue
+        break
+    return i, "".join(parts), quoted, expands
+
+
+def _skip_heredocs(text: str, i: int, pending: list[tuple[str, bool]]) -> int:
+    """Skip the here-document bodies that start at ``i``; return the index after them."""
+    n = len(text)
+    for delim, _strip_tabs in pending:
+        while i < n:
+            j = _line_end(text, i)
+            line = text[i:j]
+            i = j + 1
+            # Tolerant: also accept an indented or CR-terminated delimiter line.
+            if line == delim or line.strip() == delim:
+                break
+        else:
+            return n
+    return min(i, n)
+
+
+def tokenize(text: str, base: int = 0, posmap: Sequence[int] | None = None) -> list[Token]:
+    """Tokenise ``text``; offsets are ``base + i``, or ``posmap[i]`` when a map is given.
+
+    ``posmap`` (one absolute offset per character) is used when ``text`` is the
+    decoded content of a quoted string, e.g. the argument of ``bash -c``.
+    """
+    local: list[tuple[str, int, int, tuple]] = []
+    heredocs: list[tuple[str, bool]] = []
+    want_delim: bool | None = None
+    i, n = 0, len(text)
+    while i < n:
+        c = text[i]
+        if c in " \t\r\f\v":
+            i = _BLANK.match(text, i).end()
+            continue
+        if c == "\\" and text.startswith("\\\n", i):
+            i += 2
+            continue
+        if c == "\n":
+            local.append(("op", i, i + 1, ("\n", "\n")))
+            i += 1
+            if heredocs:
+                i = _skip_heredocs(text, i, heredocs)
+                heredocs = []
+            continue
+        if c == "#":
+            i = _line_end(text, i)
+            continue
+        fd = _FD.match(text, i) if c.isdigit() else None
+        m = _OP.match(text, fd.end() if fd else i)
+        if m and (not fd or m.group() in _REDIRS):
+            op = m.group()
+            if c == "(" and text.startswith("((", i):
+                k = _balanced(text, i)  # (( arithmetic )): one opaque word
+                k = k if k > 0 else _line_end(text, i)
+                local.append(("word", i, k, (text[i:k], text[i:k], False, True)))
+                i = k
+                continue
+            if op in ("<", ">") and m.end() < n and text[m.end()] == "(":
+                pass  # process substitution: a word, scanned below
+            else:
+                kind = "redir" if op in _REDIRS else op
+                local.append(("op", i, m.end(), (kind, text[i : m.end()])))
+                if op in ("<<", "<<-"):
+                    want_delim = op == "<<-"
+                i = m.end()
+                continue
+        end, value, quoted, expands = _scan_word(text, i)
+        if end <= i:  # cannot happen for well-formed input; never loop forever
+            end, value = i + 1, text[i]
+        local.append(("word", i, end, (text[i:end], value, quoted, expands)))
+        if want_delim is not None:
+            heredocs.append((value, want_delim))
+            want_delim = None
+        i = end
+    return [_absolute(kind, s, e, data, base, posmap) for kind, s, e, data in local]
+
+
+def _absolute(kind: str, s: int, e: int, data: tuple, base: int, posmap: Sequence[int] | None) -> Token:
+    if posmap is None:
+        start, end = base + s, base + e
+    else:
+        start = posmap[s] if s < len(posmap) else (posmap[-1] + 1 if posmap else base)
+        end = posmap[e - 1] + 1 if 0 < e <= len(posmap) else start
+        end = max(end, start)
+    if kind == "op":
+        return Op(data[0], data[1], start, end)
+    return Word(data[0], data[1], start, end, data[2], data[3])
+
+
+def quoted_content(word: Word) -> tuple[str, list[int]] | None:
+    """The inside of a word that is one quoted string, with each character's absolute offset.
+
+    Used to look into ``bash -c '...'``.  Returns None unless the whole word is a
+    single '...' or "..." string.  Offsets assume ``word.text`` is the original
+    source text of the word (true outside nested quoting; otherwise they are
+    clamped into the word's own span).
+    """
+    text, start = word.text, word.start
+    if len(text) < 2 or text[0] not in "'\"" or text[-1] != text[0]:
+        return None
+    q = text[0]
+    if q == "'":
+        body = text[1:-1]
+        if "'" in body:
+            return None
+        return body, [min(start + 1 + k, word.end) for k in range(len(body))]
+    chars: list[str] = []
+    offsets: list[int] = []
+    j, last = 1, len(text) - 1
+    while j < last:
+        c = text[j]
+        if c == '"':
+            return None
+        if c == "\\" and j + 1 < last:
+            nxt = text[j + 1]
+            if nxt == "\n":
+                j += 2
+                continue
+            if nxt in '$`"\\':
+                chars.append(nxt)
+                offsets.append(min(start + j + 1, word.end))
+                j += 2
+                continue
+        chars.append(c)
+        offsets.append(min(start + j, word.end))
+        j += 1
+    return "".join(chars), offsets
