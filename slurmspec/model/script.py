@@ -143,6 +143,7 @@ class Script:
     body: BodyInfo | None
     header_end: int  # offset of the first command line, or len(text) if none
     index: LineIndex = attrs.field(eq=False, repr=False)
+    source: str = attrs.field(eq=False, repr=False)  # the decoded input, for snippets
     # True when the input was bytes that were not valid UTF-8; they survive as
     # lone surrogates (surrogateescape) and come back out in to_bytes().
     had_undecodable_bytes: bool = False
@@ -157,6 +158,12 @@ class Script:
 
     def to_bytes(self) -> bytes:
         return self.to_text().encode("utf-8", "surrogateescape")
+
+    def physical_line(self, number: int) -> str:
+        """The text of 1-based physical line ``number``, without its newline."""
+        start = self.index.line_start(number)
+        end = self.source.find("\n", start)
+        return self.source[start:] if end == -1 else self.source[start:end]
 
     def span(self, start: int, end: int) -> Span:
         return self.index.span(start, end)

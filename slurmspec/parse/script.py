@@ -101,6 +101,7 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
         body=_analyse_body(text, header_end, index),
         header_end=header_end,
         index=index,
+        source=text,
         had_undecodable_bytes=undecodable,
     )
 

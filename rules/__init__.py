@@ -1,0 +1,9 @@
+"""The rule registry: every rule slurmspec has, in one explicit tuple.
+
+Codes are the public interface: SB0xx parse, SB1xx reject, SB2xx traps,
+SB3xx launch, SB4xx cluster, SB9xx meta. A retired code is never reused.
+"""
+
+from slurmspec.rules import parse, script, values
+
+ALL_RULES = (*parse.RULES, *script.RULES, *values.RULES)

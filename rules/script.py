@@ -1,0 +1,205 @@
+"""SB101–SB105: the script checks sbatch makes before it reads any directive.
+
+``src/sbatch/sbatch.c:_get_script_buffer()`` runs them in this order and stops
+at the first failure (exit 1); slurm-semantics.md §5 "Script sanity checks".
+An empty or whitespace-only script makes the later checks meaningless, so those
+two end the checking as they do in sbatch; the others are all reported, so one
+run shows every reason sbatch would give, in sbatch's order.
+"""
+
+from __future__ import annotations
+
+from slurmspec.lint.rule import Context, Rule
+
+_C_SPACE = " \t\n\v\f\r"
+
+
+def check_script_sanity(ctx: Context) -> None:
+    script = ctx.script
+    text = script.to_text()
+    if not text:
+        ctx.report("SB101", script.span(0, 0), "the script is empty; sbatch refuses it (\"Batch script is empty!\")")
+        return
+    if not text.strip(_C_SPACE):
+        ctx.report(
+            "SB102", script.span(0, len(text)),
+            "the script contains only whitespace; sbatch refuses it",
+        )
+        return
+    if not text.startswith("#!"):
+        first_line_end = text.find("\n")
+        end = len(text) if first_line_end == -1 else first_line_end
+        detail = _why_no_shebang(text)
+        ctx.report(
+            "SB103", script.span(0, end),
+            f"the first line is not an interpreter line: {detail}; sbatch refuses a script"
+            " whose first two bytes are not `#!`",
+        )
+    nul = text.find("\0")
+    if nul != -1:
+        count = text.count("\0")
+        ctx.report(
+            "SB104", script.span(nul, nul + 1),
+            f"the script contains {_plural(count, 'NUL byte')}; the Slurm controller does not"
+            " accept scripts with a NUL character",
+        )
+    crlf = text.find("\r\n")
+    if crlf != -1:
+        count = text.count("\r\n")
+        ctx.report(
+            "SB105", script.span(crlf, crlf + 1),
+            f"the script has DOS line breaks (\\r\\n) on {_plural(count, 'line')}; sbatch"
+            " refuses it. Convert it with `dos2unix` or save it with Unix line endings",
+        )
+
+
+def _why_no_shebang(text: str) -> str:
+    if text.startswith("\ufeff"):
+        return "it starts with a UTF-8 byte order mark"
+    stripped = text.lstrip(" \t")
+    if stripped.startswith("#!"):
+        return "`#!` is indented"
+    if text.startswith("#"):
+        return "it is a comment, not `#!/bin/bash`"
+    return "there is no `#!` line"
+
+
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
+def _rule(code: str, name: str, doc: str) -> Rule:
+    return Rule(code, name, "error", check_script_sanity, doc)
+
+
+RULES = (
+    _rule("SB101", "empty-script", """
+        ## What it does
+        Finds an empty script file.
+
+        ## Why is this bad?
+        sbatch refuses it with `Batch script is empty!`. This usually means the script was
+        generated or copied incompletely.
+
+        ## Example
+        ```sbatch
+        ```
+
+        ## Use instead
+        ```sbatch
+        #!/bin/bash
+        srun ./app
+        ```
+
+        ## Slurm versions
+        All.
+
+        ## References
+        - `src/sbatch/sbatch.c:_get_script_buffer()`
+    """),
+    _rule("SB102", "whitespace-only-script", """
+        ## What it does
+        Finds a script that contains nothing but spaces, tabs and newlines.
+
+        ## Why is this bad?
+        sbatch refuses it with `Batch script contains only whitespace!`.
+
+        ## Example
+        ```sbatch
+
+
+        ```
+
+        ## Use instead
+        ```sbatch
+        #!/bin/bash
+        srun ./app
+        ```
+
+        ## Slurm versions
+        All.
+
+        ## References
+        - `src/sbatch/sbatch.c:_get_script_buffer()`
+    """),
+    _rule("SB103", "missing-shebang", """
+        ## What it does
+        Finds scripts whose first two bytes are not `#!`: no interpreter line, an indented one,
+        or a UTF-8 byte order mark in front of it.
+
+        ## Why is this bad?
+        sbatch refuses the script: "This does not look like a batch script. The first line must
+        start with #! followed by the path to an interpreter."
+
+        ## Example
+        ```sbatch
+        #SBATCH --time=10
+        srun ./app
+        ```
+
+        ## Use instead
+        ```sbatch
+        #!/bin/bash
+        #SBATCH --time=10
+        srun ./app
+        ```
+
+        ## Slurm versions
+        All.
+
+        ## References
+        - `src/sbatch/sbatch.c:_get_script_buffer()`
+    """),
+    _rule("SB104", "nul-byte", r"""
+        ## What it does
+        Finds NUL (`\0`) bytes in the script.
+
+        ## Why is this bad?
+        sbatch refuses it: "The Slurm controller does not allow scripts that contain a NULL
+        character". They usually come from a file saved as UTF-16 or a binary pasted in.
+
+        ## Example
+        ```sbatch
+        #!/bin/bash
+        srun ./app\x00
+        ```
+
+        ## Use instead
+        ```sbatch
+        #!/bin/bash
+        srun ./app
+        ```
+
+        ## Slurm versions
+        All.
+
+        ## References
+        - `src/sbatch/sbatch.c:_get_script_buffer()`
+    """),
+    _rule("SB105", "dos-line-breaks", r"""
+        ## What it does
+        Finds `\r\n` (Windows) line endings.
+
+        ## Why is this bad?
+        sbatch refuses the script: "Batch script contains DOS line breaks (\r\n) instead of
+        expected UNIX line breaks (\n)." A lone `\r` is allowed.
+
+        ## Example
+        ```sbatch
+        #!/bin/bash\r
+        srun ./app\r
+        ```
+
+        ## Use instead
+        ```sbatch
+        #!/bin/bash
+        srun ./app
+        ```
+
+        ## Slurm versions
+        All.
+
+        ## References
+        - `src/sbatch/sbatch.c:_get_script_buffer()`
+    """),
+)

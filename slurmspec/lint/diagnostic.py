@@ -1,0 +1,48 @@
+"""One ``Diagnostic`` type for every finding, whatever rule or family produced it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import attrs
+
+from slurmspec.span import Span
+
+SEVERITIES = ("info", "warning", "error")
+
+
+def severity_rank(severity: str) -> int:
+    return SEVERITIES.index(severity)
+
+
+@attrs.frozen(kw_only=True)
+class Diagnostic:
+    code: str  # stable public code, e.g. "SB001"
+    name: str  # kebab-case rule name, e.g. "unknown-option"
+    family: str  # parse | reject | traps | launch | cluster | meta
+    severity: str  # info | warning | error
+    message: str
+    span: Span
+    path: str | None = None
+    fix: Any = None  # an autofix, once fixes exist; None means no fix offered
+    notes: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+
+    @property
+    def sort_key(self) -> tuple:
+        return (self.path or "", self.span.start, self.span.end, self.code)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "path": self.path,
+            "code": self.code,
+            "name": self.name,
+            "family": self.family,
+            "severity": self.severity,
+            "message": self.message,
+            "line": self.span.line,
+            "column": self.span.column,
+            "end_line": self.span.end_line,
+            "end_column": self.span.end_column,
+            "fix": None if self.fix is None else self.fix.to_dict(),
+            "notes": list(self.notes),
+        }
