@@ -15,9 +15,9 @@ import attrs
 from slurmspec.body.argspec import SPECS, RawOption, read_options
 from slurmspec.body.commands import Assignment, Command, declarations, split_commands
 from slurmspec.body.model import BodyInfo, EnvAssignment, Launch, LaunchOption
-from slurmspec.body.shell import Word, quoted_content
+from slurmspec.body.shell import Word
 from slurmspec.body.typed import typed_fields
-from slurmspec.body.wrappers import basename, unwrap
+from slurmspec.body.wrappers import basename, quoted_content, unwrap
 from slurmspec.span import LineIndex, Span
 
 __all__ = ["analyse_body", "find_launches", "find_env_assignments", "Launch", "LaunchOption", "BodyInfo", "EnvAssignment"]
@@ -156,11 +156,17 @@ def _where(cmd: Command, index: LineIndex, lo: int, hi: int) -> _Where:
     return attrs.evolve(base, env=env, backgrounded=cmd.background, piped=cmd.piped, context=cmd.context)
 
 
-def analyse_body(body: str, offset: int, index: LineIndex) -> BodyInfo:
-    """Launches and variable assignments of ``body``, which starts at ``offset`` in the file."""
+def analyse_body(body: str, offset: int, index: LineIndex, *, strict: bool = False) -> BodyInfo:
+    """Launches and variable assignments of ``body``, which starts at ``offset`` in the file.
+
+    Internal errors are swallowed (the statement is skipped) so the header is
+    always checked; ``strict=True`` re-raises them, for tests.
+    """
     try:
         commands = split_commands(body, offset)
     except Exception:  # pragma: no cover - a last line of defence: the header must still be checked
+        if strict:
+            raise
         return BodyInfo()
     lo, hi = offset, offset + len(body)
     launches: list[Launch] = []
@@ -176,6 +182,8 @@ def analyse_body(body: str, offset: int, index: LineIndex) -> BodyInfo:
                 if found is not None:
                     launches.append(found)
         except Exception:  # pragma: no cover - skip what we cannot read, keep the rest
+            if strict:
+                raise
             continue
     exports.sort(key=lambda a: a.span.start)
     return BodyInfo(tuple(launches), tuple(exports))

@@ -5,8 +5,7 @@ find the words of *simple commands*: quotes, backslash escapes, ``\\``-newline
 continuations, comments, ``$(...)``/``${...}``/backticks (kept whole and opaque),
 operators and redirections, and here-documents (whose bodies are skipped, never
 read as commands).  Anything it cannot close (an unterminated quote or ``$(``)
-is cut at the end of its line, so one odd line never hides the rest of the body.
-The body is linted tolerantly so the header is always checked
+is cut at the end of its line, so one odd line never hides the rest of the body
 (prior-art.md §7.1: a parse failure must not abort linting, hadolint #682/#806).
 """
 
@@ -17,7 +16,7 @@ from typing import Sequence, Union
 
 import attrs
 
-__all__ = ["Word", "Op", "Token", "tokenize", "quoted_content"]
+__all__ = ["Word", "Op", "Token", "tokenize"]
 
 
 @attrs.frozen(slots=True)
@@ -81,6 +80,19 @@ def _close_quote(text: str, i: int, quote: str) -> int:
         if c == "\\" and quote != "'":
             j += 2
             continue
+        j += 1
+    return -1
+
+
+def _ansi_close(text: str, i: int) -> int:
+    """Index of the quote closing the $'...' whose opening quote is at ``i``; -1 if none."""
+    j, n = i + 1, len(text)
+    while j < n:
+        if text[j] == "\\":
+            j += 2
+            continue
+        if text[j] == "'":
+            return j
         j += 1
     return -1
 
@@ -180,10 +192,15 @@ def _scan_word(text: str, i: int) -> tuple[int, str, bool, bool]:
             continue
         if c == "'" or (c == "$" and nxt == "'"):
             q = i + (c == "$")
-            k = _close_quote(text, q, "'")
-            k = k if k > 0 else _line_end(text, q)
-            parts.append(text[q + 1 : k])
-            quoted, i = True, min(k + 1, n)
+            if c == "$":  # $'...' (ANSI-C): backslash escapes, \' does not close it
+                k = _ansi_close(text, q)
+            else:
+                k = _close_quote(text, q, "'")
+            closed = k > 0
+            k = k if closed else _line_end(text, q)
+            body = text[q + 1 : k]
+            parts.append(body.replace("\\'", "'") if c == "$" else body)
+            quoted, i = True, k + 1 if closed else k
             continue
         if c == '"' or (c == "$" and nxt == '"'):
             inner: list[str] = []
@@ -191,7 +208,7 @@ def _scan_word(text: str, i: int) -> tuple[int, str, bool, bool]:
             parts.extend(inner)
             quoted, expands = True, expands or exp
             continue
-        if c == "$" and nxt in "({":
+        if c == "$" and nxt and nxt in "({":
             k = _balanced(text, i + 1)
             k = k if k > 0 else _line_end(text, i)
             parts.append(text[i:k])
@@ -301,43 +318,3 @@ def _absolute(kind: str, s: int, e: int, data: tuple, base: int, posmap: Sequenc
     if kind == "op":
         return Op(data[0], data[1], start, end)
     return Word(data[0], data[1], start, end, data[2], data[3])
-
-
-def quoted_content(word: Word) -> tuple[str, list[int]] | None:
-    """The inside of a word that is one quoted string, with each character's absolute offset.
-
-    Used to look into ``bash -c '...'``.  Returns None unless the whole word is a
-    single '...' or "..." string.  Offsets assume ``word.text`` is the original
-    source text of the word (true outside nested quoting; otherwise they are
-    clamped into the word's own span).
-    """
-    text, start = word.text, word.start
-    if len(text) < 2 or text[0] not in "'\"" or text[-1] != text[0]:
-        return None
-    q = text[0]
-    if q == "'":
-        body = text[1:-1]
-        if "'" in body:
-            return None
-        return body, [min(start + 1 + k, word.end) for k in range(len(body))]
-    chars: list[str] = []
-    offsets: list[int] = []
-    j, last = 1, len(text) - 1
-    while j < last:
-        c = text[j]
-        if c == '"':
-            return None
-        if c == "\\" and j + 1 < last:
-            nxt = text[j + 1]
-            if nxt == "\n":
-                j += 2
-                continue
-            if nxt in '$`"\\':
-                chars.append(nxt)
-                offsets.append(min(start + j + 1, word.end))
-                j += 2
-                continue
-        chars.append(c)
-        offsets.append(min(start + j, word.end))
-        j += 1
-    return "".join(chars), offsets

@@ -16,7 +16,7 @@ import attrs
 from slurmspec.body.commands import Assignment, assignment_of
 from slurmspec.body.shell import Word
 
-__all__ = ["Unwrapped", "unwrap", "basename"]
+__all__ = ["Unwrapped", "unwrap", "basename", "quoted_content"]
 
 
 @attrs.frozen(slots=True)
@@ -134,3 +134,43 @@ def unwrap(words: tuple[Word, ...], i: int = 0) -> Unwrapped:
         else:
             break
     return Unwrapped(min(i, n), tuple(wrappers), tuple(env), image)
+
+
+def quoted_content(word: Word) -> tuple[str, list[int]] | None:
+    """The inside of a word that is one quoted string, with each character's absolute offset.
+
+    Used to look into ``bash -c '...'``.  Returns None unless the whole word is a
+    single '...' or "..." string.  Offsets assume ``word.text`` is the original
+    source text of the word (true outside nested quoting; otherwise they are
+    clamped into the word's own span).
+    """
+    text, start = word.text, word.start
+    if len(text) < 2 or text[0] not in "'\"" or text[-1] != text[0]:
+        return None
+    q = text[0]
+    if q == "'":
+        body = text[1:-1]
+        if "'" in body:
+            return None
+        return body, [min(start + 1 + k, word.end) for k in range(len(body))]
+    chars: list[str] = []
+    offsets: list[int] = []
+    j, last = 1, len(text) - 1
+    while j < last:
+        c = text[j]
+        if c == '"':
+            return None
+        if c == "\\" and j + 1 < last:
+            nxt = text[j + 1]
+            if nxt == "\n":
+                j += 2
+                continue
+            if nxt in '$`"\\':
+                chars.append(nxt)
+                offsets.append(min(start + j + 1, word.end))
+                j += 2
+                continue
+        chars.append(c)
+        offsets.append(min(start + j, word.end))
+        j += 1
+    return "".join(chars), offsets
