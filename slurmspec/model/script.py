@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 import attrs
@@ -140,13 +141,23 @@ class Script:
     directives: tuple[Directive, ...] = attrs.field(converter=tuple)
     components: tuple[Component, ...] = attrs.field(converter=tuple)
     issues: tuple[ParseIssue, ...] = attrs.field(converter=tuple)
-    body: BodyInfo | None
     header_end: int  # offset of the first command line, or len(text) if none
     index: LineIndex = attrs.field(eq=False, repr=False)
     source: str = attrs.field(eq=False, repr=False)  # the decoded input, for snippets
     # True when the input was bytes that were not valid UTF-8; they survive as
     # lone surrogates (surrogateescape) and come back out in to_bytes().
     had_undecodable_bytes: bool = False
+
+    @cached_property
+    def body(self) -> BodyInfo:
+        """Launch commands and variable assignments of the script body.
+
+        Computed on first use: most header rules never need it, and the shell
+        reader is the costliest part of a parse.
+        """
+        from slurmspec.body.launch import analyse_body
+
+        return analyse_body(self.source[self.header_end:], self.header_end, self.index)
 
     @property
     def shebang(self) -> Line | None:

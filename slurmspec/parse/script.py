@@ -98,7 +98,6 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
         directives=all_directives,
         components=components,
         issues=sorted(issues, key=lambda issue: issue.span.start),
-        body=_analyse_body(text, header_end, index),
         header_end=header_end,
         index=index,
         source=text,
@@ -118,9 +117,3 @@ def _with_typed_value(directive: Directive, version: Version) -> Directive:
     if directive.value is None and directive.option.argument_in(version) == "none":
         return directive
     return attrs.evolve(directive, typed=parser(directive.value, version))
-
-
-def _analyse_body(text: str, header_end: int, index: LineIndex):
-    from slurmspec.body.launch import analyse_body
-
-    return analyse_body(text[header_end:], header_end, index)
