@@ -160,7 +160,9 @@ class _Grouper:
                         j += 1
                     end_tok = self.toks[min(j, len(self.toks) - 1)]
                     cur.touch(w.start, end_tok.end)
-                    cur.assigns.append(w)
+                    items = " ".join(t.text for t in self.toks[i + 1 : j] if isinstance(t, Word))
+                    value = f"({items})"
+                    cur.assigns.append(Word(w.text + value, w.value + value, w.start, end_tok.end, True, True))
                     return j + 1
                 cur.assigns.append(w)
                 return i

@@ -16,6 +16,8 @@ from typing import Sequence, Union
 
 import attrs
 
+from slurmspec.body.scan import ansi_close, balanced, close_quote, dquote, line_end
+
 __all__ = ["Word", "Op", "Token", "tokenize"]
 
 
@@ -61,112 +63,6 @@ _OP = re.compile(
 _FD = re.compile(r"[0-9]+(?=[<>])")
 _REDIRS = frozenset({"<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">&", ">|", ">", "&>", "&>>"})
 # Inside $( ), ${ } and backticks only quotes and escapes can hide a closing bracket.
-_INERT = {")": re.compile(r"[^()'\"\\`]+"), "}": re.compile(r"[^{}'\"\\`]+")}
-
-
-def _line_end(text: str, i: int) -> int:
-    j = text.find("\n", i)
-    return len(text) if j < 0 else j
-
-
-def _close_quote(text: str, i: int, quote: str) -> int:
-    """Index of the quote closing the one at ``i`` (escapes honoured except in '...'); -1 if none."""
-    j = i + 1
-    n = len(text)
-    while j < n:
-        c = text[j]
-        if c == quote:
-            return j
-        if c == "\\" and quote != "'":
-            j += 2
-            continue
-        j += 1
-    return -1
-
-
-def _ansi_close(text: str, i: int) -> int:
-    """Index of the quote closing the $'...' whose opening quote is at ``i``; -1 if none."""
-    j, n = i + 1, len(text)
-    while j < n:
-        if text[j] == "\\":
-            j += 2
-            continue
-        if text[j] == "'":
-            return j
-        j += 1
-    return -1
-
-
-def _balanced(text: str, i: int) -> int:
-    """Index just past the bracket closing the ``(`` or ``{`` at ``i``; -1 when unbalanced."""
-    opener = text[i]
-    closer = ")" if opener == "(" else "}"
-    inert = _INERT[closer]
-    depth, j, n = 0, i, len(text)
-    while j < n:
-        m = inert.match(text, j)
-        if m:
-            j = m.end()
-            continue
-        c = text[j]
-        if c == opener:
-            depth += 1
-        elif c == closer:
-            depth -= 1
-            if depth == 0:
-                return j + 1
-        elif c == "\\":
-            j += 1
-        elif c in "'\"`":
-            k = _close_quote(text, j, c)
-            if k < 0:
-                return -1
-            j = k
-        j += 1
-    return -1
-
-
-def _dquote(text: str, i: int, out: list[str]) -> tuple[int, bool]:
-    """Read the "..." starting at ``i`` into ``out``; return (index past it, expands)."""
-    n = len(text)
-    j = i + 1
-    expands = False
-    while j < n:
-        c = text[j]
-        if c == '"':
-            return j + 1, expands
-        if c == "\\" and j + 1 < n:
-            nxt = text[j + 1]
-            # In double quotes a backslash only escapes $ ` " \ and newline (bash(1) QUOTING).
-            if nxt == "\n":
-                pass
-            elif nxt in '$`"\\':
-                out.append(nxt)
-            else:
-                out.append("\\" + nxt)
-            j += 2
-            continue
-        if c == "$" and j + 1 < n and text[j + 1] in "({":
-            k = _balanced(text, j + 1)
-            k = k if k > 0 else _line_end(text, j)
-            out.append(text[j:k])
-            j, expands = k, True
-            continue
-        if c == "`":
-            k = _close_quote(text, j, "`")
-            k = k + 1 if k > 0 else _line_end(text, j)
-            out.append(text[j:k])
-            j, expands = k, True
-            continue
-        if c == "$":
-            expands = True
-        out.append(c)
-        j += 1
-    # Unterminated: like an unclosed quote anywhere, keep only the rest of this line.
-    end = _line_end(text, i + 1)
-    del out[:]
-    out.append(text[i + 1 : end])
-    return end, expands
 
 
 def _scan_word(text: str, i: int) -> tuple[int, str, bool, bool]:
@@ -193,30 +89,30 @@ def _scan_word(text: str, i: int) -> tuple[int, str, bool, bool]:
         if c == "'" or (c == "$" and nxt == "'"):
             q = i + (c == "$")
             if c == "$":  # $'...' (ANSI-C): backslash escapes, \' does not close it
-                k = _ansi_close(text, q)
+                k = ansi_close(text, q)
             else:
-                k = _close_quote(text, q, "'")
+                k = close_quote(text, q, "'")
             closed = k > 0
-            k = k if closed else _line_end(text, q)
+            k = k if closed else line_end(text, q)
             body = text[q + 1 : k]
             parts.append(body.replace("\\'", "'") if c == "$" else body)
             quoted, i = True, k + 1 if closed else k
             continue
         if c == '"' or (c == "$" and nxt == '"'):
             inner: list[str] = []
-            i, exp = _dquote(text, i + (c == "$"), inner)
+            i, exp = dquote(text, i + (c == "$"), inner)
             parts.extend(inner)
             quoted, expands = True, expands or exp
             continue
         if c == "$" and nxt and nxt in "({":
-            k = _balanced(text, i + 1)
-            k = k if k > 0 else _line_end(text, i)
+            k = balanced(text, i + 1)
+            k = k if k > 0 else line_end(text, i)
             parts.append(text[i:k])
             i, expands = k, True
             continue
         if c == "`":
-            k = _close_quote(text, i, "`")
-            k = k + 1 if k > 0 else _line_end(text, i)
+            k = close_quote(text, i, "`")
+            k = k + 1 if k > 0 else line_end(text, i)
             parts.append(text[i:k])
             i, expands = k, True
             continue
@@ -225,8 +121,8 @@ def _scan_word(text: str, i: int) -> tuple[int, str, bool, bool]:
             expands, i = True, i + 1
             continue
         if c in "<>" and nxt == "(":  # process substitution <( ) / >( ), opaque
-            k = _balanced(text, i + 1)
-            k = k if k > 0 else _line_end(text, i)
+            k = balanced(text, i + 1)
+            k = k if k > 0 else line_end(text, i)
             parts.append(text[i:k])
             i, expands = k, True
             continue
@@ -239,7 +135,7 @@ def _skip_heredocs(text: str, i: int, pending: list[tuple[str, bool]]) -> int:
     n = len(text)
     for delim, _strip_tabs in pending:
         while i < n:
-            j = _line_end(text, i)
+            j = line_end(text, i)
             line = text[i:j]
             i = j + 1
             # Tolerant: also accept an indented or CR-terminated delimiter line.
@@ -276,15 +172,15 @@ def tokenize(text: str, base: int = 0, posmap: Sequence[int] | None = None) -> l
                 heredocs = []
             continue
         if c == "#":
-            i = _line_end(text, i)
+            i = line_end(text, i)
             continue
         fd = _FD.match(text, i) if c.isdigit() else None
         m = _OP.match(text, fd.end() if fd else i)
         if m and (not fd or m.group() in _REDIRS):
             op = m.group()
             if c == "(" and text.startswith("((", i):
-                k = _balanced(text, i)  # (( arithmetic )): one opaque word
-                k = k if k > 0 else _line_end(text, i)
+                k = balanced(text, i)  # (( arithmetic )): one opaque word
+                k = k if k > 0 else line_end(text, i)
                 local.append(("word", i, k, (text[i:k], text[i:k], False, True)))
                 i = k
                 continue

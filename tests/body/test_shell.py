@@ -102,11 +102,12 @@ def test_unterminated_quote_is_cut_at_end_of_line() -> None:
 
 
 def test_assignments_and_exports() -> None:
-    cmds = split_commands('export A=1 B="x y" C\nD=4 srun x\nE=5\ndeclare -x F=6\nlocal G=7\nH+=8')
+    cmds = split_commands('export A=1 B="x y" C\nD=4 srun x\nE=5\ndeclare -x F=6\nlocal G=7\nH+=8\nI=(a "b c")')
     got = [(a.name, a.value, a.kind) for c in cmds for a in (c.assignments + declarations(c))]
     assert got == [
         ("A", "1", "export"), ("B", "x y", "export"), ("C", None, "export"), ("D", "4", "prefix"),
         ("E", "5", "shell"), ("F", "6", "export"), ("G", "7", "shell"), ("H", "8", "shell"),
+        ("I", '(a "b c")', "shell"),
     ]
     (b,) = [a for a in declarations(cmds[0]) if a.name == "B"]
     assert b.raw == '"x y"'
