@@ -112,7 +112,7 @@ def _read(path: str) -> bytes:
 def run_lint(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.lint.diagnostic import severity_rank
     from slurmspec.lint.engine import lint_script, registry, select_rules
-    from slurmspec.parse.script import parse_script
+    from slurmspec.parser.script import parse_script
     from slurmspec.version import NEWEST
 
     unknown = [c for c in (*args.select, *args.ignore) if not _known_selector(c, registry())]
@@ -157,7 +157,7 @@ def _known_selector(selector: str, table) -> bool:
 def run_parse(args: argparse.Namespace, out: IO[str]) -> int:
     import json
 
-    from slurmspec.parse.script import parse_script
+    from slurmspec.parser.script import parse_script
     from slurmspec.version import NEWEST
 
     try:

@@ -33,7 +33,7 @@ def bad_file(tmp_path: Path) -> Path:
 def test_json_output_shape_and_exit_code(bad_file, capsys):
     assert main(["lint", "--format", "json", str(bad_file)]) == 1
     found = json.loads(capsys.readouterr().out)
-    assert [(d["code"], d["line"], d["column"]) for d in found] == [("SB004", 2, 9), ("SB001", 3, 48)]
+    assert [(d["code"], d["line"], d["column"]) for d in found] == [("SB004", 2, 9), ("SB001", 3, 40)]
     first = found[0]
     assert set(first) >= {"path", "code", "name", "family", "severity", "message",
                           "line", "column", "end_line", "end_column", "fix"}
@@ -44,7 +44,7 @@ def test_json_output_shape_and_exit_code(bad_file, capsys):
 def test_text_output_keeps_brackets_and_shows_a_caret(bad_file, capsys):
     assert main(["lint", str(bad_file)]) == 1
     out = capsys.readouterr().out
-    assert f"{bad_file}:3:48: SB001 error:" in out
+    assert f"{bad_file}:3:40: SB001 error:" in out
     # rich markup would eat "[rack1*2&rack2*4]"; user text must print intact.
     assert "#SBATCH --constraint=[rack1*2&rack2*4] --bogus" in out
     assert "^~~~~~~" in out

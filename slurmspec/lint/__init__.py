@@ -12,7 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def lint_text(source: str | bytes, path: str | None = None, version: "Version | None" = None) -> list["Diagnostic"]:
     """Parse and lint one script with every rule; never raises on content."""
     from slurmspec.lint.engine import lint_script
-    from slurmspec.parse.script import parse_script
+    from slurmspec.parser.script import parse_script
     from slurmspec.version import NEWEST
 
     return lint_script(parse_script(source, path, version or NEWEST))

@@ -8,9 +8,9 @@ from slurmspec.model.request import JobRequest, build_request
 from slurmspec.model.script import (
     Component, Directive, DirectiveLine, Line, LineKind, ParseIssue, Script, Word,
 )
-from slurmspec.parse.getopt import run_getopt
-from slurmspec.parse.lines import split_lines
-from slurmspec.parse.words import tokenise
+from slurmspec.parser.getopt import run_getopt
+from slurmspec.parser.lines import split_lines
+from slurmspec.parser.words import tokenise
 from slurmspec.span import LineIndex
 from slurmspec.version import NEWEST, Version
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from slurmspec.model.script import Line, LineKind
-from slurmspec.parse.grammar import line_tokens
+from slurmspec.parser.grammar import line_tokens
 from slurmspec.span import LineIndex
 
 _KINDS = {

@@ -120,6 +120,10 @@ def tokenise(text: str, base: int, version: Version) -> Tokenised:
             offsets.append(base + pos)
             pos += 1
         if quote:
+            # sbatch dies here; keep what the user evidently meant as the word
+            # so the options before it still read sensibly (no knock-on errors).
+            if chars:
+                words.append(RawWord("".join(chars), base + start, base + pos, tuple(offsets)))
             return Tokenised(
                 tuple(words), separator, None, None,
                 ("unmatched-quote",

@@ -1,0 +1,50 @@
+"""The rule registry is consistent, and every rule's documentation examples are tests."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from slurmspec.lint import lint_text
+from slurmspec.lint.engine import registry
+from slurmspec.lint.rule import DOC_HEADINGS, FAMILIES, doc_sections
+
+RULES = sorted(registry().values(), key=lambda r: r.code)
+
+
+def code_blocks(body: str) -> list[str]:
+    """Fenced ```sbatch blocks; invisible characters are written as \\r and \\x00 in docs."""
+    blocks = re.findall(r"```sbatch\n(.*?)```", body, flags=re.S)
+    return [block.replace("\\r", "\r").replace("\\x00", "\x00") for block in blocks]
+
+
+def test_codes_and_names_are_unique_and_well_formed():
+    names = [rule.name for rule in RULES]
+    assert len(set(names)) == len(names)
+    for rule in RULES:
+        assert re.fullmatch(r"SB\d{3}", rule.code), rule.code
+        assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.name), rule.name
+        assert rule.family == FAMILIES[rule.code[2]]
+        assert not rule.name.startswith(("no-", "use-", "banned-")), rule.name
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_doc_has_every_heading(rule):
+    headings = [heading for heading, _ in doc_sections(rule.doc)]
+    assert headings == list(DOC_HEADINGS), rule.code
+    assert rule.summary
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_doc_example_triggers_and_fix_does_not(rule):
+    sections = dict(doc_sections(rule.doc))
+    bad = code_blocks(sections["Example"])
+    good = code_blocks(sections["Use instead"])
+    assert bad and good, f"{rule.code} needs ```sbatch blocks in Example and Use instead"
+    for text in bad:
+        codes = {d.code for d in lint_text(text)}
+        assert rule.code in codes, f"{rule.code} example does not trigger it:\n{text}"
+    for text in good:
+        codes = {d.code for d in lint_text(text)}
+        assert rule.code not in codes, f"{rule.code} 'use instead' still triggers it:\n{text}"
