@@ -22,7 +22,7 @@ def parse(source: str | bytes, path: str | None = None, version: "str | Version 
     ``version`` is the target Slurm release ("22.05" ... "26.05", default newest);
     it decides which options exist and how some values are read.
     """
-    from slurmspec.parse.script import parse_script
+    from slurmspec.parser.script import parse_script
     from slurmspec.version import NEWEST, parse_version
 
     if version is None:
