@@ -164,9 +164,26 @@ SRUN_ONLY = frozenset(
     "cpu-bind cpu_bind mpi label exact overlap pty multi-prog unbuffered immediate "
     "kill-on-bad-exit het-group jobid relative threads preserve-env disable-status "
     "no-allocate task-prolog task-epilog prolog epilog bcast send-libs whole "
-    "accel-bind bell no-bell no-shell kill-command x11 container-image "
-    "container-mounts container-workdir container-name".split()
+    "accel-bind bell no-bell no-shell kill-command x11".split()
 )
+
+# Options that only exist where a SPANK plugin registers them; a stock sbatch
+# refuses them like any unknown option.
+PLUGIN_OPTIONS = {
+    **dict.fromkeys(
+        "container-image container-mounts container-workdir container-name container-save "
+        "container-mount-home no-container-mount-home container-remap-root "
+        "no-container-remap-root container-entrypoint container-env container-writable "
+        "container-readonly".split(),
+        "pyxis",
+    ),
+    "image": "Shifter",
+    "module": "Shifter",
+    "volume": "Shifter",
+}
+
+# Spellings from older Slurm releases and what they are called now.
+RENAMED = {"workdir": "chdir", "share": "oversubscribe", "tasks": "ntasks"}
 
 
 def _version(text: str) -> Version:

@@ -17,7 +17,7 @@ from typing import Callable
 
 import attrs
 
-from slurmspec.model.options import NONE, OPTIONAL, REQUIRED, SRUN_ONLY, OptionSpec
+from slurmspec.model.options import NONE, OPTIONAL, PLUGIN_OPTIONS, RENAMED, REQUIRED, SRUN_ONLY, OptionSpec
 from slurmspec.model.options import all_options, by_short_name
 from slurmspec.model.script import Directive, ParseIssue, Word
 from slurmspec.span import Span
@@ -112,6 +112,24 @@ class _Getopt:
             )
         elif after_dashes:
             hint = "; `--` ends the options, so nothing may follow it"
+        last = self.issues[-1] if self.issues else None
+        if (
+            last is not None
+            and last.kind == "stray-word"
+            and last.span.end_line == word.span.line
+            and not hint
+        ):
+            # A run of stray words on one line (a placeholder sentence, say) is
+            # one problem; sbatch names only the first word of it anyway.
+            start = last.span.start
+            words = self.source[start:word.span.end]
+            self.issues[-1] = ParseIssue(
+                "stray-word",
+                f"`{words}` is not a list of options, and sbatch rejects the script"
+                " (\"Invalid directive found in batch script\")",
+                self.span(start, word.span.end), self.component, self.ignored,
+            )
+            return
         self.issue(
             "stray-word",
             f"`{word.value}` is not an option, and sbatch rejects the script"
@@ -202,6 +220,26 @@ class _Getopt:
                 f" ({_availability(other)}); sbatch rejects the script",
                 start,
                 end,
+            )
+            return
+        plugin = PLUGIN_OPTIONS.get(name)
+        if plugin is not None:
+            self.issue(
+                "unknown-option",
+                f"`--{name}` is not a built-in sbatch option; it exists only where the {plugin}"
+                " plugin is installed, and a stock sbatch rejects the script",
+                start,
+                end,
+            )
+            return
+        if name in RENAMED:
+            self.issue(
+                "unknown-option",
+                f"`--{name}` is the old name of `--{RENAMED[name]}`, which sbatch no longer"
+                f" accepts; sbatch rejects the script. Write `--{RENAMED[name]}`",
+                start,
+                end,
+                candidates=("--" + RENAMED[name],),
             )
             return
         if name in SRUN_ONLY or name.replace("_", "-") in SRUN_ONLY:
