@@ -71,3 +71,402 @@ def script_texts(draw: st.DrawFn) -> str:
 
 
 script_bytes = st.one_of(st.binary(max_size=300), script_texts().map(lambda t: t.encode("utf-8", "surrogateescape")))
+
+
+# --- sbatch header strategies ---
+# Whole batch scripts for the differential test against a real `sbatch
+# --test-only` (tests/test_differential_sbatch.py).  Every spelling sbatch
+# accepts or rejects is generated: long/short/glued/bundled forms, abbreviations
+# (unique and ambiguous), optional arguments with and without `=`, quoting,
+# escapes, comments, hetjob separators, values on the next directive line, and
+# typed values on both sides of each parser's edge.
+#
+# Configuration independence: resource numbers stay small (nodes <= 4, tasks
+# <= 32, cpus-per-task <= 8, memory <= 64G in total, GPUs <= 8 of type
+# v100/a100 or untyped), features are only ones the test cluster has, GRES
+# names are only `gpu`, and options whose verdict depends on site data
+# (nodelist, licenses, reservations, clusters, files on disk) are left out.
+# Cross-option conflicts that sbatch rejects (two memory options, --time-min
+# above --time, GPU option mixes, -m arbitrary/plane, --deadline) are never
+# generated here: one option per conflict group per script (see `_GROUPS`).
+
+_MEM_OK = ("100", "100M", "100mb", "1G", "1gb", "2g", "1500K", "0", " 512")
+_MEM_BAD = ("1.5G", "1P", "1GiB", "1Gi", "-1", "", "1X", "G", "1 G", "1GB2")
+_MEM_PER_CPU_OK = ("100", "512M", "1G", "2G", "0", "1500K", "1024mb")
+
+# long name -> (short letter or "", "none"|"required"|"optional", values)
+# `values` are the *unquoted* argument texts to try (None: a flag).
+_SBATCH_OPTIONS: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
+    "time": ("t", "required", (
+        "5", "0", "00:00:00", "10:00", "1:00:00", "2-", "2-0", "1-12", "1-12:30", "1-12:30:15",
+        "1:99", "25:00:00", "0:30", "-1", "-5", "UNLIMITED", "infinite", "Infinite",
+        "1h", "1:2:3:4", "1-1-1", "1:-2", "", "abc", "5m", "1-2:3:4:5", "1:2-3", "+5", "1 day",
+    )),
+    "time-min": ("", "required", ("5", "0", "10:00", "2-", "1-1:1:1", "UNLIMITED", "-5", "1h", "1:2:3:4", "x")),
+    "begin": ("b", "required", (
+        "now", "now+1hour", "now+60", "now+1hours", "now+2days", "now+1week", "now+5min", "now+5minutes",
+        "now-1hour", "now+1 hour", "16:00", "16:00:30", "4pm", "4:00PM", "16:00PM", "2030-01-01",
+        "2030-01-01T10:00", "2030-01-01T10:00:00", "2030-13-01", "2030-02-30", "2030-01-01T25:00",
+        "tomorrow", "today", "midnight", "noon", "fika", "teatime", "elevenses", "0101", "12/31",
+        "12.31.30", "uts2000000000", "yesterday", "soon", "", "T10:00",
+    )),
+    "mem": ("", "required", _MEM_OK + _MEM_BAD + ("8G", "64G", "64000")),
+    "mem-per-cpu": ("", "required", _MEM_PER_CPU_OK + _MEM_BAD),
+    "tmp": ("", "required", ("0", "0M", "0G", "-1", "1.5G", "1P", "x", "")),
+    "ntasks": ("n", "required", ("1", "2", "4", "32", "0", "-2", "4x", "x", "", " 3", "03", "0x4", "2.0")),
+    "cpus-per-task": ("c", "required", ("1", "2", "8", "0", "-1", "4x", "abc", "")),
+    "ntasks-per-node": ("", "required", ("1", "2", "8", "0", "-2", "4x")),
+    "tasks-per-node": ("", "required", ("1", "2", "0", "x")),
+    "ntasks-per-socket": ("", "required", ("1", "0", "y")),
+    "ntasks-per-core": ("", "required", ("1", "0", "1x")),
+    "mincpus": ("", "required", ("1", "2", "0", "q")),
+    "nodes": ("N", "required", (
+        "1", "2", "4", "1-3", "2-4", "0", "0-2", "3-1", "2k", "1-2k", "abc", "-1", "1-", "", "2,4", "1-4:2", "1x",
+    )),
+    "gres": ("", "required", (
+        "gpu", "gpu:1", "gpu:2", "gpu:8", "gpu:v100:2", "gpu:a100", "gpu:a100:4", "gpu:0", "none",
+        "gpu::1", "gpu:", "gpu:v100:", "gpu:-1", "gpu:1.5", "gpu:2,gpu:1", ":2", "gpu:v100:2:3",
+    )),
+    "gpus": ("G", "required", ("1", "2", "8", "v100:2", "a100:1", "0", "v100:", ":2", "", "1,2")),
+    "gpus-per-node": ("", "required", ("1", "2", "a100:2", "v100:8", "0", "v100:", ":1")),
+    "signal": ("", "required", (
+        "USR1", "USR1@60", "B:USR2", "R:TERM@30", "RB:USR1", "BR:USR1", "B:USR1@0", "SIGUSR1", "usr1", "10",
+        "10@65535", "KILL", "B:FOO", "USR1@abc", "0", "@70000", "USR1@70000", "USR1@-1", "X:USR1", "B:", "",
+        "HUP@", "65",
+    )),
+    "distribution": ("m", "required", (
+        "block", "cyclic", "block:cyclic", "cyclic:fcyclic", "block:block:block", "*:*", "pack", "nopack",
+        "block,pack", "Cyclic", "BLOCK:CYCLIC,NoPack", "foo", "block:foo", "block:cyclic:cyclic:cyclic", "",
+        "block,", ",pack", "fcyclic",
+    )),
+    "mail-type": ("", "required", (
+        "END", "END,FAIL", "BEGIN,BOGUS", "START", "all", "none", "TIME_LIMIT_90", "ARRAY_TASKS", "BOGUS,",
+        ",END", "", "end, fail", "INVALID_DEPEND,STAGE_OUT",
+    )),
+    "mail-user": ("", "required", ("a@b.c", "user")),
+    "hint": ("", "required", (
+        "compute_bound", "memory_bound", "multithread", "nomultithread", "foo", "compute_bound,multithread", "",
+    )),
+    "open-mode": ("", "required", ("append", "truncate", "apple", "t", "A", "x", "")),
+    "exclusive": ("", "optional", ("user", "mcs", "exclusive", "oversubscribe", "bogus", "", "USER", "topo")),
+    "array": ("a", "required", (
+        "0-15%4", "1,3,5", "1-5%2", "[1-3]", "1-3%0", "1%2%3", "1-10:1000", "0-1000", "10-1", "1-10:0",
+        "0-1001", "1001", "a", "-1", "1-", "1-10:2", "", "1,,2", "0-7:2%1",
+    )),
+    "dependency": ("d", "required", (
+        "afterok:123", "afterok:abc", "foo:1", "singleton", "1", "afterok:1+5", "after:1_2", "afterok:1?afterany:2",
+        "afterok", "afterany:1:2", "afterok:1,afternotok:2", "", "aftercorr:5", "afterok:1_*",
+    )),
+    "constraint": ("C", "required", (
+        "v100", "a100&ib", "[v100|a100]", "v100|a100", "(v100|a100)&ib", "v100*2", "v100&", "",
+        "v100|", "[a100", "a100&&ib", "[v100|a100", "v100)", "skylake&ib", "a100&rome", "ib",
+    )),
+    "kill-on-invalid-dep": ("", "required", ("yes", "no", "YES", "maybe", "")),
+    "wait-all-nodes": ("", "required", ("0", "1", "2", "x", "")),
+    "profile": ("", "required", ("all", "none", "energy", "energy,task", "lustre,network", "bogus", "task,bogus", "")),
+    "propagate": ("", "optional", ("ALL", "NONE", "STACK", "STACK,CORE", "as,nofile", "FOO", "STACK,FOO", "")),
+    "gpu-bind": ("", "required", (
+        "closest", "none", "cheese", "nope", "map_gpu:0,1", "mask_gpu:0x3", "single:1", "per_task:1",
+        "verbose,closest", "bogus", "", "map_gpu:", "single:x",
+    )),
+    "mem-bind": ("", "required", (
+        "local", "none", "rank", "map_mem:0,1", "mask_mem:0x1", "verbose,local", "quiet,none", "prefer", "sort",
+        "bogus", "",
+    )),
+    "cpu-freq": ("", "required", (
+        "low", "high", "medium", "highm1", "2000000", "low-high", "Performance", "OnDemand", "low-high:OnDemand",
+        "bogus", "", "-1",
+    )),
+    "no-kill": ("k", "optional", ("off", "no", "set", "bogus", "")),
+    "nice": ("", "optional", ("5", "-5", "0", "abc", "")),
+    "get-user-env": ("", "optional", ("10", "10L", "S", "bogus")),
+    "acctg-freq": ("", "required", ("30", "task=30", "energy=0", "bogus=1", "task=x")),
+    "gres-flags": ("", "required", ("enforce-binding", "disable-binding", "bogus")),
+    "delay-boot": ("", "required", ("5", "1:00:00", "1h")),
+    "switches": ("", "required", ("1", "1@10", "1@1h")),
+    "priority": ("", "required", ("10", "TOP", "abc")),
+    "export": ("", "required", ("ALL", "NONE", "ALL,FOO=bar", "FOO")),
+    "job-name": ("J", "required", ("job", "a b", "run#1", "x=y", "-x", "hetjob", "", "'q'", "a\"b", "é")),
+    "output": ("o", "required", ("out.txt", "none", "slurm-%j.out", "$HOME/x", "a b.log")),
+    "error": ("e", "required", ("err.txt", "none", "%x-%A_%a.err")),
+    "input": ("i", "required", ("none", "/dev/null")),
+    "comment": ("", "required", ("hello world", "x", "#hash")),
+    "account": ("A", "required", ("proj", "Foo")),
+    "qos": ("q", "required", ("normal", "high")),
+    "partition": ("p", "required", ("debug", "gpu", "nosuch", "cpu,gpu")),
+    "chdir": ("D", "required", ("/tmp", ".")),
+    "hold": ("H", "none", None),
+    "overcommit": ("O", "none", None),
+    "oversubscribe": ("s", "none", None),
+    "contiguous": ("", "none", None),
+    "requeue": ("", "none", None),
+    "no-requeue": ("", "none", None),
+    "spread-job": ("", "none", None),
+    "use-min-nodes": ("", "none", None),
+    "parsable": ("", "none", None),
+    "ignore-pbs": ("", "none", None),
+    "reboot": ("", "none", None),
+    "test-only": ("", "none", None),
+    # Early-pass options: ignored inside #SBATCH.
+    "verbose": ("v", "none", None),
+    "quiet": ("Q", "none", None),
+    "wrap": ("", "required", ("echo hi", "true")),
+    "usage": ("", "none", None),
+    "version": ("V", "none", None),
+    "help": ("h", "none", None),
+}
+
+# Options of one group are never combined in one script (cross-option checks).
+_GROUPS = (
+    ("mem", "mem-per-cpu"),
+    ("time", "time-min"),
+    ("gres", "gpus", "gpus-per-node"),
+)
+_GROUP_OF = {name: i for i, group in enumerate(_GROUPS) for name in group}
+
+_LONG_NAMES = tuple(_SBATCH_OPTIONS)
+_SHORT_TO_LONG = {spec[0]: name for name, spec in _SBATCH_OPTIONS.items() if spec[0]}
+
+# Prefixes of option names; sbatch's getopt_long decides whether each is unique.
+# (Never an exact option name: `--mem` is not an abbreviation of --mem-per-cpu.)
+_ABBREVIATIONS = (
+    "part", "ntasks-per-n", "nod", "tim", "mem-per", "cpus", "cpus-per", "exclus", "mail-t", "job-n", "sig",
+    "constr", "depend", "arr", "gre", "gpus-per-n", "begi", "dist", "ho", "ker", "ntask", "ti", "nic",
+    "propag", "no-k", "outp", "err", "wait-all", "open", "kill-on", "acc", "chd",
+)
+_UNKNOWN_LONG = (
+    "--foo", "--tiem=5", "--nodes2", "--ntasks_per_node=2", "--cpus_per_task=2", "--mem_per_cpu=1G",
+    "--job_name=x", "--mail_type=END", "--jobname=x", "--gpu=1", "--memory=1G", "--walltime=5",
+)
+_SRUN_ONLY = (
+    "--mpi=pmix", "--cpu-bind=cores", "--cpu_bind=cores", "--exact", "--overlap", "--pty", "--label", "-l",
+    "--unbuffered", "-u", "-K", "-X", "-Z", "-E", "-I", "--multi-prog", "--whole", "--het-group=0",
+    "--kill-on-bad-exit", "--relative=0", "--task-prolog=x", "--x11", "--bcast",
+)
+_BAD_SHORT = ("-y", "-z", "-j", "-P", "-R", "-Y", "-1")
+_FLAGS_WITH_VALUE = ("--hold=yes", "--requeue=1", "--contiguous=x", "--overcommit=1", "--parsable=", "--spread-job=no")
+_STRAY = ("extra", "5", "-", "--", "x=y", "echo", "srun", "true", "%j")
+_COLON = (":", ":foo", "::", ":-J")
+_HETJOB = ("hetjob", "packjob", "HETJOB", "HetJob")
+_EMPTY = ('""', "''")
+
+
+def _quote_word(draw: st.DrawFn, word: str) -> str:
+    """Render one argv word the way a person might type it on a #SBATCH line."""
+    plain = word != "" and not any(c in word for c in " \t\"'\\#")
+    how = draw(st.sampled_from(["plain"] * 6 + ["dq", "sq", "mid", "esc"]))
+    if how == "plain" and plain:
+        return word
+    if how == "sq" and "'" not in word:
+        return f"'{word}'"
+    if how == "mid" and len(word) >= 2 and '"' not in word:
+        i = draw(st.integers(1, len(word) - 1))
+        return f'{word[:i]}"{word[i:]}"'
+    if how == "esc" and word and '"' not in word and "'" not in word:
+        # backslash before a character: \" \# and \  keep their meaning in 22.05,
+        # except that an escaped space still splits the word
+        i = draw(st.integers(0, len(word) - 1))
+        return word[:i] + "\\" + word[i:]
+    if '"' not in word and "\\" not in word:
+        return f'"{word}"'
+    if "'" not in word:
+        return f"'{word}'"
+    return word
+
+
+@st.composite
+def sbatch_option_words(draw: st.DrawFn, name: str) -> list[str]:
+    """One occurrence of option `name` in any spelling: a list of rendered words."""
+    short, arg, values = _SBATCH_OPTIONS[name]
+    value = draw(st.sampled_from(values)) if values else None
+    if arg == "none":
+        if short and draw(st.booleans()):
+            return [f"-{short}"]
+        return [f"--{draw(_long_spelling(name))}"]
+    if arg == "optional":
+        form = draw(st.sampled_from(["bare", "eq", "sep", "short"] if short else ["bare", "eq", "eq", "sep"]))
+        if form == "bare" or value is None:
+            return [f"-{short}" if short and draw(st.booleans()) else f"--{draw(_long_spelling(name))}"]
+        if form == "eq":
+            return [_quote_word(draw, f"--{draw(_long_spelling(name))}={value}")]
+        if form == "short":
+            return [_quote_word(draw, f"-{short}{value}")]
+        return [f"--{draw(_long_spelling(name))}", _quote_word(draw, value)]  # value is a stray word
+    assert value is not None
+    forms = ["eq", "sep"] + (["short-sep", "short-glued"] if short else [])
+    form = draw(st.sampled_from(forms))
+    if form == "eq":
+        return [_quote_word(draw, f"--{draw(_long_spelling(name))}={value}")]
+    if form == "sep":
+        return [f"--{draw(_long_spelling(name))}", _quote_word(draw, value)]
+    if form == "short-sep":
+        return [f"-{short}", _quote_word(draw, value)]
+    return [_quote_word(draw, f"-{short}{value}")]
+
+
+def _long_spelling(name: str) -> st.SearchStrategy[str]:
+    """The full name, or (sometimes) one of its prefixes, unique or not."""
+    prefixes = [p for p in _ABBREVIATIONS if name.startswith(p) and p != name]
+    if not prefixes:
+        return st.just(name)
+    return st.one_of(st.just(name), st.just(name), st.sampled_from(prefixes))
+
+
+@st.composite
+def sbatch_bundle_words(draw: st.DrawFn) -> list[str]:
+    """Bundled short options: flags then one letter that may take a value (`-Hn3`, `-Op gpu`)."""
+    flags = "".join(draw(st.lists(st.sampled_from("HOsvQk"), min_size=1, max_size=3)))
+    last = draw(st.sampled_from(["", "n", "N", "J", "p", "c", "t", "y", "H"]))
+    if last in ("", "H") or last == "y":
+        return [f"-{flags}{last}"]
+    name = _SHORT_TO_LONG[last]
+    value = draw(st.sampled_from([v for v in _SBATCH_OPTIONS[name][2] or () if v and " " not in v][:6]))
+    if draw(st.booleans()):
+        return [f"-{flags}{last}{value}"]
+    return [f"-{flags}{last}", value]
+
+
+@st.composite
+def sbatch_noise_words(draw: st.DrawFn) -> list[str]:
+    """Things sbatch rejects or treats specially: unknown/srun-only/bad options, stray words..."""
+    kind = draw(st.sampled_from([
+        "unknown", "srun", "badshort", "flagvalue", "stray", "colon", "hetjob", "empty", "comment",
+        "unmatched", "backslash", "missing",
+    ]))
+    if kind == "unknown":
+        return [draw(st.sampled_from(_UNKNOWN_LONG))]
+    if kind == "srun":
+        return [draw(st.sampled_from(_SRUN_ONLY))]
+    if kind == "badshort":
+        return [draw(st.sampled_from(_BAD_SHORT))]
+    if kind == "flagvalue":
+        return [draw(st.sampled_from(_FLAGS_WITH_VALUE))]
+    if kind == "stray":
+        return [draw(st.sampled_from(_STRAY))]
+    if kind == "colon":
+        return [draw(st.sampled_from(_COLON))]
+    if kind == "hetjob":
+        return [draw(st.sampled_from(_HETJOB))]
+    if kind == "empty":
+        return [draw(st.sampled_from(_EMPTY))]
+    if kind == "comment":
+        return [draw(st.sampled_from(["#", "# comment", "#c", "#SBATCH", "# --time=5"]))]
+    if kind == "unmatched":
+        return [draw(st.sampled_from(['"', "'", '"abc', "a'b", '-J "x', "--comment='y"]))]
+    if kind == "backslash":
+        return [draw(st.sampled_from(["\\", "a\\ b", "\\-J", "-J\\ x", "\\#", "--comment=a\\#b", '-J a\\"b']))]
+    # an option that needs an argument, written last (the value may come on the next line)
+    return [draw(st.sampled_from(["-J", "--time", "-t", "--mem", "-n", "--job-name", "-p", "--array"]))]
+
+
+@st.composite
+def sbatch_header_items(draw: st.DrawFn) -> list[list[str]]:
+    """A list of items (each a list of rendered words) for one script's directives.
+
+    Options from one `_GROUPS` group are never mixed (cross-option checks are
+    out of scope); repeating the same option is fine (the last one wins).
+    """
+    n = draw(st.integers(0, 7))
+    items: list[list[str]] = []
+    chosen_in_group: dict[int, str] = {}
+    for _ in range(n):
+        what = draw(st.sampled_from(["opt"] * 6 + ["bundle", "noise", "noise"]))
+        if what == "bundle":
+            items.append(draw(sbatch_bundle_words()))
+            continue
+        if what == "noise":
+            items.append(draw(sbatch_noise_words()))
+            continue
+        name = draw(st.sampled_from(_LONG_NAMES))
+        group = _GROUP_OF.get(name)
+        if group is not None:
+            name = chosen_in_group.setdefault(group, name)
+        items.append(draw(sbatch_option_words(name)))
+    return items
+
+
+_IGNORED_LINES = (
+    "# SBATCH --bogus", "#sbatch --bogus", "  #SBATCH --bogus", "\t#SBATCH --bogus", "##SBATCH --bogus",
+    "# a comment", "#", "", "   ", "#!/bin/other", "#SBATCh --x",
+)
+
+
+@st.composite
+def sbatch_header_lines(draw: st.DrawFn) -> list[str]:
+    """Directive lines: the items' words split at arbitrary points, so a value may
+    sit on the line after its option; plus ignored look-alikes and comments."""
+    items = draw(sbatch_header_items())
+    words = [w for item in items for w in item]
+    lines: list[str] = []
+    i = 0
+    while i < len(words) or (not lines and not words):
+        take = draw(st.integers(1, 4))
+        chunk = words[i:i + take]
+        i += take
+        prefix = draw(st.sampled_from(["#SBATCH "] * 12 + ["#SBATCH\t", "#SBATCH  ", "#SBATCH", "#SLURM "]))
+        if prefix == "#SBATCH" and chunk and not chunk[0].startswith("-"):
+            prefix = "#SBATCH "  # `#SBATCHFOO` is its own case below
+        sep = draw(st.sampled_from([" "] * 6 + ["  ", "\t"]))
+        tail = draw(st.sampled_from([""] * 10 + [" # comment", "   # ten minutes", " #", "\t#x", " "]))
+        lines.append(prefix + sep.join(chunk) + tail)
+        if draw(st.integers(0, 9)) == 0:
+            lines.append(draw(st.sampled_from(_IGNORED_LINES + ("#SBATCHFOO", "#SBATCH", "#SBATCH hetjob"))))
+        if not words:
+            break
+    return lines
+
+
+_BODIES = (
+    "true\n", "echo hello\n", "srun hostname\n",
+    "echo start\n#SBATCH --bogus-after-command\nsrun true\n",
+    "\n\n# trailing\n", "hostname\n#SBATCH -J late\n",
+)
+
+
+@st.composite
+def sbatch_scripts(draw: st.DrawFn) -> str:
+    """A batch script with a correct `#!` line: header directives, then a body."""
+    shebang = draw(st.sampled_from(["#!/bin/bash"] * 6 + ["#!/bin/sh", "#! /bin/bash -l", "#!/usr/bin/env bash"]))
+    lines = draw(sbatch_header_lines())
+    mid = draw(st.sampled_from(["", "", "", "\n", "# comment\n", "\n   \n"]))
+    return shebang + "\n" + mid + "".join(line + "\n" for line in lines) + draw(st.sampled_from(_BODIES))
+
+
+_SCRIPT_START_OK = ("#!/bin/bash\n", "#!/bin/sh\n", "#!\n", "#!bash\n")
+_SCRIPT_START_ODD = ("", "\ufeff#!/bin/bash\n", " #!/bin/bash\n", "\t#!/bin/bash\n", "#/bin/bash\n", "echo hi\n",
+                     "# !/bin/bash\n", "\n#!/bin/bash\n", "#!/bin/bash", "! #\n")
+
+
+@st.composite
+def sbatch_odd_scripts(draw: st.DrawFn) -> str | bytes:
+    """Script-level cases: empty, whitespace-only, no/indented `#!`, BOM, NUL, CRLF, lone CR,
+    `#SLURM`, directives after the first command and ignored `# SBATCH` look-alikes."""
+    kind = draw(st.sampled_from(["empty", "space", "start", "nul", "crlf", "cr", "late", "lookalike", "slurm", "bytes"]))
+    if kind == "empty":
+        return ""
+    if kind == "space":
+        return "".join(draw(st.lists(st.sampled_from([" ", "\t", "\n", "\v", "\f", "\r"]), min_size=1, max_size=6)))
+    header = draw(st.lists(st.sampled_from([
+        "#SBATCH -t 5", "#SBATCH --bogus", "#SBATCH -J x", "# SBATCH --bogus", "#sbatch --time=x",
+        "  #SBATCH --nodes=abc", "#SLURM --time=5", "#SLURM --time=1h", "#SLURM --bogus", "", "# c",
+    ]), max_size=4))
+    body = draw(st.sampled_from(_BODIES + ("", "echo a\r\n", "x\x00y\n")))
+    start = draw(st.sampled_from(_SCRIPT_START_OK + _SCRIPT_START_ODD if kind == "start" else _SCRIPT_START_OK))
+    text = start + "".join(h + "\n" for h in header) + body
+    if kind == "nul":
+        i = draw(st.integers(0, len(text)))
+        text = text[:i] + "\x00" + text[i:]
+    elif kind in ("crlf", "cr"):
+        nl = [i for i, c in enumerate(text) if c == "\n"]
+        if nl:
+            i = draw(st.sampled_from(nl))
+            text = text[:i] + "\r" + text[i:] if kind == "crlf" else text[:i] + "\r" + text[i:].replace("\n", " ", 1)
+    elif kind == "late":
+        text += draw(st.sampled_from(["#SBATCH --bogus\n", "#SBATCH -t 1h\n", "#SBATCH --nod=2\n"]))
+    elif kind == "lookalike":
+        text = start + draw(st.sampled_from(_IGNORED_LINES)) + "\n" + "#SBATCH -J ok\n" + body
+    elif kind == "slurm":
+        text = start + draw(st.sampled_from(["#SLURM -t 5", "#SLURM -t 1h", "#SLURM --nod=2", "#SLURMX -t 5"])) + "\n" + body
+    elif kind == "bytes":
+        return text.encode("utf-8") + draw(st.sampled_from([b"\xff\xfe", b"\xc3", b"\xe9\n"]))
+    return text
