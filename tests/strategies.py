@@ -88,7 +88,7 @@ script_bytes = st.one_of(st.binary(max_size=300), script_texts().map(lambda t: t
 # (nodelist, licenses, reservations, clusters, files on disk) are left out.
 # Cross-option conflicts that sbatch rejects (two memory options, --time-min
 # above --time, GPU option mixes, -m arbitrary/plane, --deadline) are never
-# generated here: one option per conflict group per script (see `_GROUPS`).
+# generated here (see `_CONFLICTS`).
 
 _MEM_OK = ("100", "100M", "100mb", "1G", "1gb", "2g", "1500K", "0", " 512")
 _MEM_BAD = ("1.5G", "1P", "1GiB", "1Gi", "-1", "", "1X", "G", "1 G", "1GB2")
@@ -175,7 +175,7 @@ _SBATCH_OPTIONS: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     )),
     "cpu-freq": ("", "required", (
         "low", "high", "medium", "highm1", "2000000", "low-high", "Performance", "OnDemand", "low-high:OnDemand",
-        "bogus", "", "-1",
+        "bogus", "", "-1", "0", "low-0", "1",
     )),
     "no-kill": ("k", "optional", ("off", "no", "set", "bogus", "")),
     "nice": ("", "optional", ("5", "-5", "0", "abc", "")),
@@ -216,13 +216,20 @@ _SBATCH_OPTIONS: dict[str, tuple[str, str, tuple[str, ...] | None]] = {
     "help": ("h", "none", None),
 }
 
-# Options of one group are never combined in one script (cross-option checks).
-_GROUPS = (
-    ("mem", "mem-per-cpu"),
-    ("time", "time-min"),
-    ("gres", "gpus", "gpus-per-node"),
+# Options of one conflict set are never combined in one script: sbatch checks
+# them against each other (--mem vs --mem-per-cpu, --time-min above --time,
+# typed/untyped GPU mixes, --gpus < -N), which is the rules issue's business.
+_CONFLICTS = (
+    frozenset({"mem", "mem-per-cpu"}),
+    frozenset({"time", "time-min"}),
+    frozenset({"gres", "gpus", "gpus-per-node"}),
+    frozenset({"gpus", "nodes"}),
 )
-_GROUP_OF = {name: i for i, group in enumerate(_GROUPS) for name in group}
+
+
+def _conflicts(name: str, chosen: set[str]) -> bool:
+    return any(name in c and (c - {name}) & chosen for c in _CONFLICTS)
+
 
 _LONG_NAMES = tuple(_SBATCH_OPTIONS)
 _SHORT_TO_LONG = {spec[0]: name for name, spec in _SBATCH_OPTIONS.items() if spec[0]}
@@ -313,13 +320,17 @@ def _long_spelling(name: str) -> st.SearchStrategy[str]:
 
 
 @st.composite
-def sbatch_bundle_words(draw: st.DrawFn) -> list[str]:
+def sbatch_bundle_words(draw: st.DrawFn, chosen: set[str] | None = None) -> list[str]:
     """Bundled short options: flags then one letter that may take a value (`-Hn3`, `-Op gpu`)."""
     flags = "".join(draw(st.lists(st.sampled_from("HOsvQk"), min_size=1, max_size=3)))
     last = draw(st.sampled_from(["", "n", "N", "J", "p", "c", "t", "y", "H"]))
-    if last in ("", "H") or last == "y":
+    if last in ("", "H", "y"):
         return [f"-{flags}{last}"]
     name = _SHORT_TO_LONG[last]
+    if chosen is not None:
+        if _conflicts(name, chosen):
+            return [f"-{flags}"]
+        chosen.add(name)
     value = draw(st.sampled_from([v for v in _SBATCH_OPTIONS[name][2] or () if v and " " not in v][:6]))
     if draw(st.booleans()):
         return [f"-{flags}{last}{value}"]
@@ -356,31 +367,32 @@ def sbatch_noise_words(draw: st.DrawFn) -> list[str]:
     if kind == "backslash":
         return [draw(st.sampled_from(["\\", "a\\ b", "\\-J", "-J\\ x", "\\#", "--comment=a\\#b", '-J a\\"b']))]
     # an option that needs an argument, written last (the value may come on the next line)
-    return [draw(st.sampled_from(["-J", "--time", "-t", "--mem", "-n", "--job-name", "-p", "--array"]))]
+    # (never one of a _CONFLICTS set: a stray word after it could make it valid)
+    return [draw(st.sampled_from(["-J", "--job-name", "-n", "-p", "--array", "--comment", "-o", "--mail-user"]))]
 
 
 @st.composite
 def sbatch_header_items(draw: st.DrawFn) -> list[list[str]]:
     """A list of items (each a list of rendered words) for one script's directives.
 
-    Options from one `_GROUPS` group are never mixed (cross-option checks are
+    Options of one `_CONFLICTS` set are never mixed (cross-option checks are
     out of scope); repeating the same option is fine (the last one wins).
     """
     n = draw(st.integers(0, 7))
     items: list[list[str]] = []
-    chosen_in_group: dict[int, str] = {}
+    chosen: set[str] = set()
     for _ in range(n):
         what = draw(st.sampled_from(["opt"] * 6 + ["bundle", "noise", "noise"]))
         if what == "bundle":
-            items.append(draw(sbatch_bundle_words()))
+            items.append(draw(sbatch_bundle_words(chosen)))
             continue
         if what == "noise":
             items.append(draw(sbatch_noise_words()))
             continue
         name = draw(st.sampled_from(_LONG_NAMES))
-        group = _GROUP_OF.get(name)
-        if group is not None:
-            name = chosen_in_group.setdefault(group, name)
+        if _conflicts(name, chosen):
+            continue
+        chosen.add(name)
         items.append(draw(sbatch_option_words(name)))
     return items
 
