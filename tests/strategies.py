@@ -256,6 +256,17 @@ _STRAY = ("extra", "5", "-", "--", "x=y", "echo", "srun", "true", "%j")
 _COLON = (":", ":foo", "::", ":-J")
 _HETJOB = ("hetjob", "packjob", "HETJOB", "HetJob")
 _EMPTY = ('""', "''")
+# Tokeniser corners: `#` inside quotes or escaped, escapes inside quotes,
+# `=` after a short option, empty `--opt=`, case, signs, bases, whitespace.
+_TRICKY = (
+    '-J "a#b"', "-J 'a#b'", "-J a\\#b", "-J '#'", '-J "a\\"b"', "-J 'a\\'", '-J "it\'s"', "-J=x",
+    "--time=", "--job-name=", "--comment=", "--TIME=5", "--Time=5", "-n +4", "-n 010", "-n 0x4", '-n " 4"',
+    '-n "4 "', "-n 99999999999", "-c 2147483648", "--mem=1K", "--mem=1m", "--mem=+1G", "--mem=01G",
+    "-t +5", "-t 05:00", "-t 1:2:", "-t :5", "-t 1-", "-t 1--1", "---time=5", "--=5", "-\\t 5",
+    "--time\\=5", '"--time" 5', "'-t' '5'", "-t'5'", '--"time"=5', "\\--time=5", "-J\\", "-J x\\",
+    "--signal=usr1@+5", "--signal=SIGusr2", "--nice=+5", "--nice=-0", "--begin=NOW+1HOUR", "--begin=now +1hour",
+    "--mail-type=end,", "--array=0", "--array=[0-3]%2", "--array=1-3,5-7:2", "--dependency=afterok:1:2+3",
+)
 
 
 def _quote_word(draw: st.DrawFn, word: str) -> str:
@@ -342,7 +353,7 @@ def sbatch_noise_words(draw: st.DrawFn) -> list[str]:
     """Things sbatch rejects or treats specially: unknown/srun-only/bad options, stray words..."""
     kind = draw(st.sampled_from([
         "unknown", "srun", "badshort", "flagvalue", "stray", "colon", "hetjob", "empty", "comment",
-        "unmatched", "backslash", "missing",
+        "unmatched", "backslash", "missing", "tricky", "tricky",
     ]))
     if kind == "unknown":
         return [draw(st.sampled_from(_UNKNOWN_LONG))]
@@ -360,6 +371,8 @@ def sbatch_noise_words(draw: st.DrawFn) -> list[str]:
         return [draw(st.sampled_from(_HETJOB))]
     if kind == "empty":
         return [draw(st.sampled_from(_EMPTY))]
+    if kind == "tricky":
+        return draw(st.sampled_from(_TRICKY)).split(" ")
     if kind == "comment":
         return [draw(st.sampled_from(["#", "# comment", "#c", "#SBATCH", "# --time=5"]))]
     if kind == "unmatched":
@@ -453,7 +466,9 @@ _SCRIPT_START_ODD = ("", "\ufeff#!/bin/bash\n", " #!/bin/bash\n", "\t#!/bin/bash
 def sbatch_odd_scripts(draw: st.DrawFn) -> str | bytes:
     """Script-level cases: empty, whitespace-only, no/indented `#!`, BOM, NUL, CRLF, lone CR,
     `#SLURM`, directives after the first command and ignored `# SBATCH` look-alikes."""
-    kind = draw(st.sampled_from(["empty", "space", "start", "nul", "crlf", "cr", "late", "lookalike", "slurm", "bytes"]))
+    kind = draw(st.sampled_from(
+        ["empty", "space", "start", "nul", "crlf", "cr", "late", "lookalike", "slurm", "bytes"]
+    ))
     if kind == "empty":
         return ""
     if kind == "space":
@@ -478,7 +493,8 @@ def sbatch_odd_scripts(draw: st.DrawFn) -> str | bytes:
     elif kind == "lookalike":
         text = start + draw(st.sampled_from(_IGNORED_LINES)) + "\n" + "#SBATCH -J ok\n" + body
     elif kind == "slurm":
-        text = start + draw(st.sampled_from(["#SLURM -t 5", "#SLURM -t 1h", "#SLURM --nod=2", "#SLURMX -t 5"])) + "\n" + body
+        slurm = draw(st.sampled_from(["#SLURM -t 5", "#SLURM -t 1h", "#SLURM --nod=2", "#SLURMX -t 5"]))
+        text = start + slurm + "\n" + body
     elif kind == "bytes":
         return text.encode("utf-8") + draw(st.sampled_from([b"\xff\xfe", b"\xc3", b"\xe9\n"]))
     return text
