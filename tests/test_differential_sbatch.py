@@ -10,7 +10,8 @@ script's ``--partition``, and ``all`` has every node and no time limit), the
 strategies keep resources small and use known features and GRES names only,
 and a rejection that comes from slurmctld's view of *this* cluster (node
 fit, node counts, partition limits, accounts, QOS, ...; see
-`CONFIG_DEPENDENT`) is counted as skipped instead of compared.  A skipped
+`CONFIG_DEPENDENT`, or an unknown feature name) is counted as skipped instead
+of compared.  A skipped
 case still has one check: sbatch got past all its client-side checks, so
 slurmspec must not refuse it for a client-side reason either.
 """
@@ -51,6 +52,11 @@ CONFIG_DEPENDENT = (
     "Memory required by task is not available",
     "Requested more tasks than available processors",
 )
+
+# Node features of the test cluster.  "Invalid feature specification" is
+# slurmctld's answer both to bad syntax and to unknown names; the strategies only
+# write known names, but a value taken from the next word or line can be anything.
+KNOWN_FEATURES = frozenset({"v100", "a100", "ib", "skylake", "rome", "cascadelake"})
 
 # slurmspec rules whose subject slurmctld (not sbatch) checks; every other
 # refusing rule describes a client-side rejection.
@@ -97,10 +103,25 @@ def config_dependent_reason(outcome: SbatchOutcome) -> str | None:
     return None
 
 
+def unknown_feature_names(cluster: SlurmCluster, script: str | bytes) -> set[str]:
+    """Feature names this cluster lacks in the constraints sbatch sent (asked with `sbatch -v`)."""
+    verbose = cluster.test_only(script, args=(*ARGS, "-v"))
+    names: set[str] = set()
+    for m in re.finditer(r"^sbatch: constraint\s*: (.*)$", verbose.stderr, re.M):
+        expr = re.sub(r"\*\d+", "", m.group(1))
+        names.update(n for n in re.split(r"[&|\[\]()]", expr) if n)
+    return names - KNOWN_FEATURES
+
+
 def judge(cluster: SlurmCluster, script: str | bytes) -> Verdict:
     outcome = cluster.test_only(script, args=ARGS)
     diagnostics = lint_text(script, version=VERSION)
-    return Verdict(script, outcome, diagnostics, refuses(diagnostics), config_dependent_reason(outcome))
+    reason = config_dependent_reason(outcome)
+    if reason is None and "allocation failure: Invalid feature specification" in outcome.stderr:
+        unknown = unknown_feature_names(cluster, script)
+        if unknown:
+            reason = f"unknown feature name(s) {sorted(unknown)}"
+    return Verdict(script, outcome, diagnostics, refuses(diagnostics), reason)
 
 
 def check(cluster: SlurmCluster, script: str | bytes, tally: Counter[str], name: str) -> None:
