@@ -1,0 +1,111 @@
+"""Parse --array index specifications (validated by slurmctld, not by sbatch).
+
+sbatch stores the string verbatim; slurmctld checks it in
+``job_mgr.c:_valid_array_inx()`` and ``_parse_array_tok()`` and answers
+"Invalid job array specification". The throttle is read from the *first* `%`
+in the whole string (``strchr(array_inx, '%')``) and must be followed by
+digits only; every comma-separated item is ``N``, ``N-M`` or ``N-M:S`` (a
+``[ ]`` wrapper is tolerated); every index must be below MaxArraySize
+(default 1001, so at most 1000) and the string is limited to 4096 characters.
+"""
+
+from __future__ import annotations
+
+import re
+
+import attrs
+
+from ._base import Parsed
+from ._common import problem, tick
+
+MAX_ARRAY_SIZE = 1001  # slurm.conf MaxArraySize default
+MAX_LENGTH = 4096  # _test_job_desc_fields(): array_inx limit
+_ITEM = re.compile(r"\[?[ \t]*(\d+)\]?(?:-[ \t]*(\d+)\]?(?::[ \t]*(\d+)\]?)?)?")
+HINT = "use comma-separated `N`, `N-M` or `N-M:STEP`, optionally ending in `%LIMIT`"
+
+
+@attrs.frozen
+class ArrayRange:
+    first: int
+    last: int
+    step: int = 1
+
+    @property
+    def count(self) -> int:
+        return (self.last - self.first) // self.step + 1
+
+
+@attrs.frozen
+class ArraySpec:
+    ranges: tuple[ArrayRange, ...] = attrs.field(converter=tuple)
+    throttle: int | None = None
+
+    @property
+    def count(self) -> int:
+        indices: set[int] = set()
+        for r in self.ranges:
+            indices.update(range(r.first, r.last + 1, r.step))
+        return len(indices)
+
+    @property
+    def max_index(self) -> int:
+        return max(r.last - (r.last - r.first) % r.step for r in self.ranges)
+
+
+def parse_array(text: str, version: object = None) -> Parsed:
+    reason = "slurmctld refuses it with \"Invalid job array specification\""
+    if text.strip() == "":
+        return Parsed(None, (problem(text, f"empty array specification; {HINT}"),))
+    if len(text) > MAX_LENGTH:
+        return Parsed(None, (problem(text, f"array specification longer than {MAX_LENGTH} "
+                                     "characters; slurmctld refuses it"),))
+    problems = []
+    throttle = None
+    body = text
+    pct = text.find("%")
+    if pct >= 0:
+        body = text[:pct]
+        limit = text[pct + 1:]
+        if not (limit.isascii() and limit.isdigit()):
+            extra = " (only one `%`, at the very end, is allowed)" if "%" in limit else ""
+            return Parsed(None, (problem(text, f"throttle {tick(limit)} is not a whole "
+                                         f"number{extra}; {reason}", pct, len(text)),))
+        throttle = int(limit)
+        if throttle == 0:
+            problems.append(problem(text, "`%0` sets no limit on simultaneous tasks",
+                                    pct, len(text), rejected=False))
+    ranges = []
+    pos = 0
+    for item in body.split(","):
+        start, end = pos, pos + len(item)
+        pos = end + 1
+        if item == "":
+            continue  # strtok_r() skips empty items
+        m = _ITEM.fullmatch(item)
+        if not m:
+            why = "negative indices are not allowed" if item.lstrip("[ ").startswith("-") \
+                else HINT
+            return Parsed(None, (problem(text, f"{tick(item)} is not a valid array index or "
+                                         f"range; {why}", start, end),))
+        first = int(m.group(1))
+        last = int(m.group(2)) if m.group(2) else first
+        step = int(m.group(3)) if m.group(3) else 1
+        if last < first:
+            return Parsed(None, (problem(text, f"range {tick(item)} is descending; {reason}",
+                                         start, end),))
+        if step <= 0 or step >= MAX_ARRAY_SIZE:
+            return Parsed(None, (problem(text, f"step in {tick(item)} must be 1 to "
+                                         f"{MAX_ARRAY_SIZE - 1}; {reason}", start, end),))
+        if last >= MAX_ARRAY_SIZE:
+            return Parsed(None, (problem(text, f"index {last} in {tick(item)} is not below "
+                                         f"MaxArraySize (default {MAX_ARRAY_SIZE}, so at most "
+                                         f"{MAX_ARRAY_SIZE - 1}); {reason} unless the site "
+                                         "raised MaxArraySize", start, end),))
+        if m.group(3) and (last - first) % step:
+            problems.append(problem(text, f"range {tick(item)} stops at "
+                                    f"{last - (last - first) % step}, not {last}", start, end,
+                                    rejected=False))
+        ranges.append(ArrayRange(first, last, step))
+    if not ranges:
+        return Parsed(None, (problem(text, f"no array indices given; {HINT}"),))
+    return Parsed(ArraySpec(ranges, throttle), tuple(problems))

@@ -1,0 +1,134 @@
+"""Parse --output/--error/--input filename patterns into their `%` tokens.
+
+sbatch stores the string verbatim (``none`` in any case becomes /dev/null,
+``arg_set_ofname()``); the expansion happens on the compute node in
+``src/slurmd/common/fname.c:fname_create()`` (26.05:
+``src/common/print_fields.c:expand_stdio_fields()``). There, ``%%`` is a
+percent sign, ``%<digits><spec>`` zero-pads numeric specs (width capped at 10,
+``MAX_WIDTH``), unknown specs are left as literal text, and a backslash
+anywhere disables all expansion (``remove_path_slashes()``). A pattern that is
+only digits is "single task" I/O (``fname_single_task_io()``).
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from ._base import Parsed
+from ._common import at_least, problem, tick
+
+MAX_WIDTH = 10
+# spec -> (meaning, introduced)
+SPECS = {
+    "A": ("array master job id (the job id for non-array jobs)", (22, 5)),
+    "a": ("array task id", (22, 5)),
+    "J": ("job id.step id", (22, 5)),
+    "j": ("job id", (22, 5)),
+    "N": ("short host name", (22, 5)),
+    "n": ("node id relative to the job", (22, 5)),
+    "s": ("step id (`batch` for the batch script)", (22, 5)),
+    "t": ("task id", (22, 5)),
+    "u": ("user name", (22, 5)),
+    "x": ("job name", (22, 5)),
+    "b": ("array task id modulo 10", (24, 11)),
+    "r": ("restart count", (25, 11)),
+    "S": ("SLUID", (25, 11)),
+}
+_NUMERIC = set("AajJnstbr")
+
+
+@attrs.frozen
+class FilenameToken:
+    """One `%` sequence; ``spec`` is the letter ("%" for `%%`), ``known`` if Slurm expands it."""
+
+    spec: str
+    width: int | None
+    start: int
+    end: int
+    known: bool = True
+
+
+@attrs.frozen
+class FilenamePattern:
+    tokens: tuple[FilenameToken, ...] = attrs.field(converter=tuple)
+    escaped: bool = False  # a backslash disables every `%` expansion
+    is_none: bool = False  # `none` -> /dev/null
+    text: str = ""
+
+
+def parse_filename(text: str, version: tuple[int, int] = (26, 5)) -> Parsed:
+    if text.lower() == "none":
+        return Parsed(FilenamePattern((), False, True, text))
+    problems = []
+    if text == "":
+        # sbatch 22.05.8 accepts it and falls back to the default name.
+        problems.append(problem(text, "empty file name", rejected=False))
+        return Parsed(None, tuple(problems))
+    if text.isascii() and text.isdigit():
+        target = "/dev/null" if int(text) != 0 else "the first task only"
+        problems.append(problem(text, f"{tick(text)} is taken as a task number, not a file "
+                                f"name: the batch output goes to {target}; use e.g. "
+                                f"`{text}.out`", rejected=False))
+    escaped = "\\" in text
+    tokens = _tokens(text, version, problems, escaped)
+    if escaped and tokens:
+        first = text.index("\\")
+        problems.append(problem(text, "a backslash disables all `%` expansion in this file "
+                                "name (and is then removed)", first, first + 1,
+                                rejected=False))
+    return Parsed(FilenamePattern(tokens, escaped, False, text), tuple(problems))
+
+
+def _tokens(text: str, version: tuple[int, int], problems: list,
+            escaped: bool) -> list[FilenameToken]:
+    tokens = []
+    i = 0
+    n = len(text)
+    while i < n:
+        if text[i] != "%":
+            i += 1
+            continue
+        start = i
+        j = i + 1
+        while j < n and text[j].isascii() and text[j].isdigit():
+            j += 1
+        digits = text[i + 1:j]
+        if j >= n:
+            if not escaped:
+                problems.append(problem(text, f"{tick(text[start:])} at the end is left as "
+                                        "literal text", start, n, rejected=False))
+            break
+        spec = text[j]
+        width = int(digits) if digits else None
+        end = j + 1
+        if spec == "%" and not digits:
+            tokens.append(FilenameToken("%", None, start, end))
+            i = end
+            continue
+        info = SPECS.get(spec)
+        known = info is not None and at_least(version, *info[1])
+        tokens.append(FilenameToken(spec, width, start, end, known))
+        if escaped:
+            i = end
+            continue
+        if info is None:
+            problems.append(problem(text, f"{tick(text[start:end])} is not a Slurm filename "
+                                    "pattern and is left as literal text; known ones are "
+                                    + ", ".join(f"`%{k}`" for k, v in SPECS.items()
+                                                if at_least(version, *v[1])),
+                                    start, end, rejected=False))
+        elif not known:
+            major, minor = info[1]
+            problems.append(problem(text, f"{tick(text[start:end])} ({info[0]}) needs Slurm "
+                                    f"{major:02d}.{minor:02d} or newer; older versions leave "
+                                    "it as literal text", start, end, rejected=False))
+        elif width is not None and width > MAX_WIDTH:
+            problems.append(problem(text, f"padding width {width} in "
+                                    f"{tick(text[start:end])} is capped at {MAX_WIDTH}",
+                                    start, end, rejected=False))
+        elif width is not None and spec not in _NUMERIC:
+            problems.append(problem(text, f"padding has no effect on "
+                                    f"{tick(text[start:end])} ({info[0]})",
+                                    start, end, rejected=False))
+        i = end
+    return tokens
