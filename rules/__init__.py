@@ -4,6 +4,6 @@ Codes are the public interface: SB0xx parse, SB1xx reject, SB2xx traps,
 SB3xx launch, SB4xx cluster, SB9xx meta. A retired code is never reused.
 """
 
-from slurmspec.rules import parse, script, values
+from slurmspec.rules import conflicts, parse, script, values
 
-ALL_RULES = (*parse.RULES, *script.RULES, *values.RULES)
+ALL_RULES = (*parse.RULES, *script.RULES, *values.RULES, *conflicts.RULES)

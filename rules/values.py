@@ -47,10 +47,49 @@ def problem_span(ctx: Context, directive: Directive, start: int, end: int) -> Sp
     return value_span
 
 
-def check_values(ctx: Context) -> None:
+# Kinds that sbatch checks only after all options are read (in _opt_verify(),
+# the GRES validation, or slurmctld), so only the occurrence that wins is ever
+# checked; every other kind is validated as each occurrence is set (arg_set_*),
+# so an invalid value fails even if a later line replaces it. Checked option by
+# option against sbatch 22.05.8 with "--opt=BAD --opt=GOOD".
+_CHECKED_WHEN_EFFECTIVE = frozenset(
+    {"hint", "propagate", "gres", "gpus", "tres-per-task", "tres-bind", "array", "dependency",
+     "constraint", "export", "nice", "priority"}
+)
+
+# --hint is dropped unchecked when these are set (slurm-semantics.md §4.4);
+# 25.11 added --cores-per-socket and --sockets-per-node to the list.
+_HINT_DROPPED_BY = ("ntasks-per-core", "threads-per-core", "extra-node-info")
+_HINT_DROPPED_BY_2511 = ("cores-per-socket", "sockets-per-node")
+
+
+def _checked_directives(ctx: Context) -> list[Directive]:
+    effective = {
+        id(setting.directive)
+        for component in ctx.script.components
+        for setting in component.request.settings
+    }
+    checked = []
     for directive in ctx.script.directives:
         if directive.ignored or directive.typed is None:
             continue
+        kind = directive.option.kind
+        if kind in _CHECKED_WHEN_EFFECTIVE and id(directive) not in effective:
+            continue
+        if kind == "hint" and _hint_dropped(ctx, directive.component):
+            continue
+        checked.append(directive)
+    return checked
+
+
+def _hint_dropped(ctx: Context, component: int) -> bool:
+    request = ctx.script.components[component].request
+    names = _HINT_DROPPED_BY + (_HINT_DROPPED_BY_2511 if ctx.version >= (25, 11) else ())
+    return any(request.has(name) for name in names)
+
+
+def check_values(ctx: Context) -> None:
+    for directive in _checked_directives(ctx):
         code = _CODE_BY_KIND.get(directive.option.kind or "", "SB122")
         for problem in directive.typed.problems:
             if not problem.rejected:

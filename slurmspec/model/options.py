@@ -44,7 +44,7 @@ cpu-freq             - R cpu-freq            C  22.05 -     SBATCH_CPU_FREQ_REQ
 cpus-per-gpu         - R count               C  22.05 -     SBATCH_CPUS_PER_GPU
 cpus-per-task        c R count               C  22.05 -     -
 deadline             - R datetime            -  22.05 -     -
-delay-boot           - R duration            -  22.05 -     SBATCH_DELAY_BOOT
+delay-boot           - R delay-boot            -  22.05 -     SBATCH_DELAY_BOOT
 dependency           d R dependency          -  22.05 -     -
 distribution         m R distribution        C  22.05 -     SBATCH_DISTRIBUTION
 error                e R filename            -  22.05 -     SBATCH_ERROR
