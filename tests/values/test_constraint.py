@@ -31,7 +31,7 @@ def test_valid(text):
 def test_invalid(text):
     parsed = parse_constraint(text, (22, 5))
     assert not parsed.ok and parsed.value is None
-    assert parsed.problems[0].message.startswith("invalid feature specification")
+    assert parsed.problems[0].message.startswith("Invalid feature specification")
 
 
 def test_structure():

@@ -28,7 +28,7 @@ def test_accepted(text, mb, warns):
 @pytest.mark.parametrize("text, words", [
     # checked against sbatch 22.05.8: "Invalid --mem specification"
     ("1.5G", "decimals"), ("1P", "`P`"), ("1Gi", "IEC"), ("1GiB", "IEC"), ("-1", "negative"),
-    ("", "empty"), ("5 ", "not a memory size"), ("5b", "`B`"), ("5Bx", "not a memory size"),
+    ("", "Empty"), ("5 ", "not a memory size"), ("5b", "`B`"), ("5Bx", "not a memory size"),
     ("99999999999999999999", "too large"), ("5X", "not a memory size"),
 ])
 def test_rejected(text, words):

@@ -67,6 +67,8 @@ def problem(
     text: str, message: str, start: int = 0, end: int | None = None, rejected: bool = True
 ) -> ValueProblem:
     """Build a problem whose offsets are clamped into ``0..len(text)``."""
+    if message[:1].islower():
+        message = message[0].upper() + message[1:]  # messages are in sentence case
     n = len(text)
     start = max(0, min(start, n))
     end = n if end is None else max(start, min(end, n))
