@@ -59,8 +59,9 @@ CONFIG_DEPENDENT = (
 KNOWN_FEATURES = frozenset({"v100", "a100", "ib", "skylake", "rome", "cascadelake"})
 
 # slurmspec rules whose subject slurmctld (not sbatch) checks; every other
-# refusing rule describes a client-side rejection.
-CTLD_SIDE_CODES = frozenset({"SB116", "SB117", "SB121"})
+# refusing rule describes a client-side rejection. SB115 is both: "gpu::1" fails
+# in sbatch, a GPU "type" such as "1.5" or "-1" only in slurmctld.
+CTLD_SIDE_CODES = frozenset({"SB115", "SB116", "SB117", "SB121", "SB123", "SB124"})
 
 # Module-level tally over the whole session: compared / skipped per test.
 COUNTS: Counter[str] = Counter()

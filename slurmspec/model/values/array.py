@@ -55,7 +55,9 @@ class ArraySpec:
 def parse_array(text: str, version: object = None) -> Parsed:
     reason = "slurmctld refuses it with \"Invalid job array specification\""
     if text.strip() == "":
-        return Parsed(None, (problem(text, f"empty array specification; {HINT}"),))
+        # slurmctld treats an empty --array as "not an array" (checked on 22.05.8).
+        return Parsed(None, (problem(text, "empty --array value: the job is not an array job",
+                                     rejected=False),))
     if len(text) > MAX_LENGTH:
         return Parsed(None, (problem(text, f"array specification longer than {MAX_LENGTH} "
                                      "characters; slurmctld refuses it"),))
@@ -66,11 +68,17 @@ def parse_array(text: str, version: object = None) -> Parsed:
     if pct >= 0:
         body = text[:pct]
         limit = text[pct + 1:]
-        if not (limit.isascii() and limit.isdigit()):
-            extra = " (only one `%`, at the very end, is allowed)" if "%" in limit else ""
+        digits = re.match(r"[0-9]+", limit) if limit.isascii() else None
+        if digits is None:
             return Parsed(None, (problem(text, f"throttle {tick(limit)} is not a whole "
-                                         f"number{extra}; {reason}", pct, len(text)),))
-        throttle = int(limit)
+                                         f"number; {reason}", pct, len(text)),))
+        if digits.end() < len(limit):
+            # slurmctld reads the number after the first "%" and ignores the rest
+            # (accepted by 22.05.8: "1%2%3" throttles to 2).
+            problems.append(problem(text, f"only `%{digits.group()}` is used as the throttle; "
+                                    f"{tick(limit[digits.end():])} after it is ignored",
+                                    pct + 1 + digits.end(), len(text), rejected=False))
+        throttle = int(digits.group())
         if throttle == 0:
             problems.append(problem(text, "`%0` sets no limit on simultaneous tasks",
                                     pct, len(text), rejected=False))

@@ -157,7 +157,9 @@ def parse_mem_bind(text: str, version: object = None) -> Parsed:
 
 
 def _freq_value(tok: str) -> bool:
-    return tok.lower() in _FREQ_WORDS or (tok.isascii() and tok.isdigit())
+    # A frequency of 0 kHz is refused ("unrecognized --cpu-freq argument"), checked
+    # against sbatch 22.05.8.
+    return tok.lower() in _FREQ_WORDS or (tok.isascii() and tok.isdigit() and int(tok) > 0)
 
 
 def parse_cpu_freq(text: str, version: object = None) -> Parsed:

@@ -74,6 +74,7 @@ class _Parser:
     def __init__(self, text: str):
         self.s = text
         self.i = 0
+        self.trailing_operator: int | None = None
 
     def peek(self) -> str:
         return self.s[self.i] if self.i < len(self.s) else ""
@@ -84,6 +85,12 @@ class _Parser:
         while self.peek() in ("&", "|"):
             ops.append(self.peek())
             self.i += 1
+            if self.i == len(self.s) and not depth and not in_bracket:
+                # slurmctld accepts a dangling operator at the very end ("v100&"),
+                # checked against 22.05.8; it adds nothing.
+                self.trailing_operator = self.i - 1
+                ops.pop()
+                break
             terms.append(self.term(depth, in_bracket))
         return Expression(terms, ops)
 
@@ -147,6 +154,11 @@ def parse_constraint(text: str, version: object = None) -> Parsed:
                                      err.start, max(err.end, err.start + 1)),))
     except RecursionError:
         return Parsed(None, (problem(text, "feature expression is nested too deeply"),))
+    if parser.trailing_operator is not None:
+        at = parser.trailing_operator
+        return Parsed(Constraint(expr), (problem(
+            text, f"the {tick(text[at])} at the end joins nothing; Slurm ignores it", at, at + 1,
+            rejected=False),))
     return Parsed(Constraint(expr))
 
 

@@ -44,7 +44,9 @@ class DependencySpec:
 
 def parse_dependency(text: str, version: object = None) -> Parsed:
     if text.strip() == "":
-        return Parsed(None, (problem(text, f"empty dependency; {HINT}"),))
+        # An empty --dependency means "no dependency" to slurmctld (accepted by 22.05.8).
+        return Parsed(None, (problem(text, "empty --dependency value: the job depends on nothing",
+                                     rejected=False),))
     problems = []
     joiners = {c for c in text if c in ",?"}
     joiner = "?" if "?" in joiners else ("," if joiners else None)

@@ -113,10 +113,14 @@ def _parse_gres_item(piece: str, start: int, end: int, full: str, problems: list
         count = _count(fields[1])
         if count is None:
             gtype, count = fields[1], 1
-            if re.search(r"\d", gtype) and not re.fullmatch(r"[A-Za-z][\w.-]*", gtype):
-                problems.append(problem(full, f"{tick(gtype)} is not a count, so Slurm reads "
-                                        "it as a type name with count 1", start, end,
-                                        rejected=False))
+            if not re.fullmatch(r"[A-Za-z_][\w.-]*", gtype):
+                # sbatch takes it as a type name with count 1, but no GPU type can be
+                # called that, so slurmctld answers "Invalid Trackable RESource (TRES)
+                # specification" (checked against slurmctld 22.05.8 with 1.5 and 2x).
+                problems.append(problem(full, f"{tick(gtype)} is not a whole count; sbatch reads "
+                                        "it as a type name, which no cluster has, and the "
+                                        "controller refuses the job", start, end))
+                return None
     if name.lower() in _KNOWN and name not in _KNOWN:
         problems.append(problem(full, f"GRES names are case-sensitive: {tick(name)} must be "
                                 f"written `{name.lower()}`", start, end))
@@ -155,7 +159,9 @@ def parse_gres(text: str, version: object = None) -> Parsed:
             items.append(item)
     _check_mixed(items, text, problems)
     if not items and not problems:
-        problems.append(problem(text, "empty --gres requests nothing", rejected=False))
+        # slurmctld refuses an empty --gres ("Invalid Trackable RESource (TRES)
+        # specification"), checked against 22.05.8; an empty --gpus is accepted.
+        problems.append(problem(text, "empty --gres value; the controller refuses the job"))
     value = GresRequest(items) if not any(p.rejected for p in problems) else None
     return Parsed(value, tuple(problems))
 
