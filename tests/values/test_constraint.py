@@ -25,7 +25,7 @@ def test_valid(text):
 
 @pytest.mark.parametrize("text", [
     # slurmctld answers "Invalid feature specification"
-    "a&", "&a", "a||b", "[a|b", "a|b]", "(a", "a)", "[[a]]", "a*", "a*0", "a,b", "a b",
+    "&a", "a||b", "[a|b", "a|b]", "(a", "a)", "[[a]]", "a*", "a*0", "a,b", "a b",
     "a[b]", "()", "[]", "(a)[b]", "([a|b])",
 ])
 def test_invalid(text):
