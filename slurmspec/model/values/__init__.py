@@ -7,11 +7,10 @@ Optional-argument kinds also accept ``text=None`` ("given without a value").
 
 from __future__ import annotations
 
-from typing import Callable
+from importlib import import_module
+from typing import Callable, Iterator, Mapping
 
 from ._base import Parsed, ValueProblem
-from . import array, binding, constraint, counts, dependency, distribution, enums
-from . import filename, gres, memory, signal, time
 
 Parser = Callable[..., Parsed]
 
@@ -20,52 +19,78 @@ def _string(text: str | None, version: object = None) -> Parsed:
     return Parsed(text)
 
 
-PARSERS: dict[str, Parser] = {
-    "string": _string,
-    "count": counts.parse_count,
-    "count0": counts.parse_count0,
-    "node-count": counts.parse_node_count,
-    "duration": time.parse_duration,
-    "delay-boot": time.parse_delay_boot,
-    "datetime": time.parse_datetime,
-    "memory": memory.parse_memory,
-    "filename": filename.parse_filename,
-    "gres": gres.parse_gres,
-    "gpus": gres.parse_gpus,
-    "tres-per-task": gres.parse_tres_per_task,
-    "constraint": constraint.parse_constraint,
-    "array": array.parse_array,
-    "dependency": dependency.parse_dependency,
-    "signal": signal.parse_signal,
-    "distribution": distribution.parse_distribution,
-    "mail-type": enums.parse_mail_type,
-    "open-mode": enums.parse_open_mode,
-    "hint": enums.parse_hint,
-    "profile": enums.parse_profile,
-    "propagate": enums.parse_propagate,
-    "gres-flags": enums.parse_gres_flags,
-    "kill-on-invalid-dep": enums.parse_kill_on_invalid_dep,
-    "wait-all-nodes": enums.parse_wait_all_nodes,
-    "no-kill": enums.parse_no_kill,
-    "exclusive": enums.parse_exclusive,
-    "get-user-env": enums.parse_get_user_env,
-    "requeue": enums.parse_requeue,
-    "oom-kill-step": enums.parse_oom_kill_step,
-    "export": enums.parse_export,
-    "resv-ports": enums.parse_resv_ports,
-    "gpu-bind": binding.parse_gpu_bind,
-    "mem-bind": binding.parse_mem_bind,
-    "cpu-freq": binding.parse_cpu_freq,
-    "gpu-freq": binding.parse_gpu_freq,
-    "acctg-freq": binding.parse_acctg_freq,
-    "extra-node-info": binding.parse_extra_node_info,
-    "switches": binding.parse_switches,
-    "segment": binding.parse_segment,
-    "mem-update": binding.parse_mem_update,
-    "tres-bind": binding.parse_tres_bind,
-    "nice": counts.parse_nice,
-    "priority": counts.parse_priority,
+# kind -> (module, function). Modules are imported on first use: each defines
+# several attrs classes, and a typical script needs only a few kinds, so eager
+# imports would dominate the start-up time of `slurmspec lint`.
+_LOCATIONS: dict[str, tuple[str, str]] = {
+    "count": ("counts", "parse_count"),
+    "count0": ("counts", "parse_count0"),
+    "node-count": ("counts", "parse_node_count"),
+    "duration": ("time", "parse_duration"),
+    "delay-boot": ("time", "parse_delay_boot"),
+    "datetime": ("time", "parse_datetime"),
+    "memory": ("memory", "parse_memory"),
+    "filename": ("filename", "parse_filename"),
+    "gres": ("gres", "parse_gres"),
+    "gpus": ("gres", "parse_gpus"),
+    "tres-per-task": ("gres", "parse_tres_per_task"),
+    "constraint": ("constraint", "parse_constraint"),
+    "array": ("array", "parse_array"),
+    "dependency": ("dependency", "parse_dependency"),
+    "signal": ("signal", "parse_signal"),
+    "distribution": ("distribution", "parse_distribution"),
+    "mail-type": ("enums", "parse_mail_type"),
+    "open-mode": ("enums", "parse_open_mode"),
+    "hint": ("enums", "parse_hint"),
+    "profile": ("enums", "parse_profile"),
+    "propagate": ("enums", "parse_propagate"),
+    "gres-flags": ("enums", "parse_gres_flags"),
+    "kill-on-invalid-dep": ("enums", "parse_kill_on_invalid_dep"),
+    "wait-all-nodes": ("enums", "parse_wait_all_nodes"),
+    "no-kill": ("enums", "parse_no_kill"),
+    "exclusive": ("enums", "parse_exclusive"),
+    "get-user-env": ("enums", "parse_get_user_env"),
+    "requeue": ("enums", "parse_requeue"),
+    "oom-kill-step": ("enums", "parse_oom_kill_step"),
+    "export": ("enums", "parse_export"),
+    "resv-ports": ("enums", "parse_resv_ports"),
+    "gpu-bind": ("binding", "parse_gpu_bind"),
+    "mem-bind": ("binding", "parse_mem_bind"),
+    "cpu-freq": ("binding", "parse_cpu_freq"),
+    "gpu-freq": ("binding", "parse_gpu_freq"),
+    "acctg-freq": ("binding", "parse_acctg_freq"),
+    "extra-node-info": ("binding", "parse_extra_node_info"),
+    "switches": ("binding", "parse_switches"),
+    "segment": ("binding", "parse_segment"),
+    "mem-update": ("binding", "parse_mem_update"),
+    "tres-bind": ("binding", "parse_tres_bind"),
+    "nice": ("counts", "parse_nice"),
+    "priority": ("counts", "parse_priority"),
 }
+
+
+class _LazyParsers(Mapping[str, Parser]):
+    """The kind -> parser registry, importing each parser module when first asked."""
+
+    def __init__(self) -> None:
+        self._loaded: dict[str, Parser] = {"string": _string}
+
+    def __getitem__(self, kind: str) -> Parser:
+        parser = self._loaded.get(kind)
+        if parser is None:
+            module, function = _LOCATIONS[kind]  # KeyError for unknown kinds, as a dict
+            parser = getattr(import_module(f"{__name__}.{module}"), function)
+            self._loaded[kind] = parser
+        return parser
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(("string", *_LOCATIONS))
+
+    def __len__(self) -> int:
+        return 1 + len(_LOCATIONS)
+
+
+PARSERS: Mapping[str, Parser] = _LazyParsers()
 
 # Kinds whose option may be given without a value (the parser accepts None).
 OPTIONAL_ARGUMENT = frozenset({"exclusive", "no-kill", "get-user-env", "nice", "propagate",
