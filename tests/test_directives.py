@@ -147,3 +147,14 @@ def test_repeated_options_last_wins_and_mail_type_accumulates():
     assert set(mail.types) == {"BEGIN", "END"}
     newer = slurmspec.parse(script_of("#SBATCH --mail-type=BEGIN", "#SBATCH --mail-type=END"), version="25.05")
     assert set(newer.request.value("mail-type").types) == {"END"}
+
+
+def test_signal_flags_and_kill_on_invalid_dep_accumulate():
+    script = slurmspec.parse(
+        script_of("#SBATCH --signal=R:USR1", "#SBATCH --signal=B:USR2@30",
+                  "#SBATCH --kill-on-invalid-dep=yes", "#SBATCH --kill-on-invalid-dep=no"),
+        version=V2205,
+    )
+    signal = script.request.value("signal")
+    assert set(signal.flags) == {"B", "R"} and signal.seconds == 30  # sbatch -v: RB:USR2@30
+    assert script.request.value("kill-on-invalid-dep").value == "yes"

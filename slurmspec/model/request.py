@@ -104,6 +104,10 @@ def _merge(name: str, earlier: Any, later: Any, version: Version) -> Any:
         if flags_a is not None and flags_b is not None:
             flags = "".join(sorted(set(flags_a) | set(flags_b)))
             return attrs.evolve(later, flags=flags)
+    if name == "kill-on-invalid-dep":
+        # Each occurrence ORs its flag in; with both set Slurm reports "yes".
+        if "yes" in (str(getattr(earlier, "value", "")).lower(), str(getattr(later, "value", "")).lower()):
+            return attrs.evolve(later, value="yes") if attrs.has(type(later)) else later
     return later
 
 
