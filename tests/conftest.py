@@ -41,6 +41,13 @@ if settings is not None:
     settings.load_profile("ci" if in_ci() else "dev")
 
 
+def pytest_addoption(parser: pytest.Parser) -> None:
+    parser.addoption(
+        "--update-fixtures", action="store_true", default=False,
+        help="rewrite tests/rules/fixtures/*/*.expected from the current diagnostics",
+    )
+
+
 # ------------------------------------------------------------ real Slurm
 def _skip_or_fail(reason: str) -> None:
     """Skip on a developer machine; fail in CI, where these tests must run."""

@@ -1,0 +1,3 @@
+"""(being written) Rules of this module are registered in rules/__init__.py."""
+
+RULES = ()
