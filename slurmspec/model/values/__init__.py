@@ -28,7 +28,7 @@ _LOCATIONS: dict[str, tuple[str, str]] = {
     "node-count": ("counts", "parse_node_count"),
     "duration": ("time", "parse_duration"),
     "delay-boot": ("time", "parse_delay_boot"),
-    "datetime": ("time", "parse_datetime"),
+    "datetime": ("datetimes", "parse_datetime"),
     "memory": ("memory", "parse_memory"),
     "filename": ("filename", "parse_filename"),
     "gres": ("gres", "parse_gres"),

@@ -1,7 +1,7 @@
 """Parse Slurm durations (--time, --time-min, --delay-boot); datetimes live in datetimes.py.
 
 Durations follow ``src/common/parse_time.c:time_str2secs()`` (unchanged
-22.05 → 26.05) and datetimes follow ``parse_time()`` in the same file. Both are
+22.05 → 26.05); datetimes follow ``parse_time()`` (see datetimes.py). Both are
 emulated step by step, including the C ``int`` overflow, because the linter's
 job is to say what sbatch will really do with odd inputs.
 """
@@ -190,7 +190,3 @@ def _duration_error(text: str, option: str) -> Parsed:
             return bad(text, f"{tick(text)} is not a Slurm duration: {tick(ch)} is not "
                        f"allowed; {DURATION_HINT}", i, i + 1)
     return bad(text, f"{tick(text)} is not a Slurm duration; {DURATION_HINT}")
-
-
-# --begin/--deadline parsing is re-exported here for callers that expect one module.
-from .datetimes import DateTime, parse_begin, parse_datetime, parse_deadline  # noqa: E402,F401
