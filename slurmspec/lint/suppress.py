@@ -1,0 +1,318 @@
+"""Suppression comments: ``# slurmspec: ignore[CODE,...] reason`` and ``file-ignore``.
+
+Where a suppression may stand, and what it covers:
+
+- a *trailing* comment (something other than whitespace precedes it on the
+  line: an ``#SBATCH`` line's arguments, a shell command) covers its own
+  logical line (every physical line of a backslash-continued command);
+- an *own-line* comment (only whitespace before it) covers the next line that
+  is not itself an own-line suppression, so several can be stacked above one
+  line;
+- ``# slurmspec: file-ignore[CODE,...]`` anywhere covers the whole file.
+
+Items are rule codes (``SB201``) or rule names (``duplicate-option``); code
+prefixes are refused here (they are allowed in the configuration's
+``ignore``), so an unused suppression can be reported precisely.
+
+A diagnostic is suppressed when the first line of its span is covered. The
+shell's rules decide what is a comment: after the unquoted ``#`` that ends an
+``#SBATCH`` line's arguments, on a comment line, or after an unquoted ``#``
+that starts a word on a command line. The marker is matched tolerantly on
+whitespace and case (``#slurmspec:ignore [ SB201 ]``) but strictly on shape.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Iterator
+
+import attrs
+
+from slurmspec.model.script import LineKind, Script
+from slurmspec.span import Span
+
+# "# slurmspec:" with any spacing; anything after it must be a directive.
+_MARKER = re.compile(r"#[ \t]*slurmspec[ \t]*:", re.IGNORECASE)
+_QUICK = re.compile(r"slurmspec[ \t]*:", re.IGNORECASE)
+_DIRECTIVE = re.compile(
+    r"[ \t]*(?P<kind>file-ignore|ignore)[ \t]*\[(?P<items>[^\]\n]*)\](?P<reason>[^\n]*)",
+    re.IGNORECASE,
+)
+_KIND_WORD = re.compile(r"[ \t]*(?P<word>[A-Za-z][\w-]*)")
+# Characters after which an unquoted "#" starts a shell comment.
+_WORD_BREAK = " \t\n;&|()<>"
+
+
+@attrs.frozen
+class Item:
+    """One entry between the brackets, with its own span for precise reports."""
+
+    text: str
+    span: Span
+
+
+@attrs.frozen
+class Suppression:
+    kind: str  # "line" or "file"
+    span: Span  # the whole comment from the marker's "#" to the end of the directive
+    items: tuple[Item, ...] = attrs.field(converter=tuple)
+    lines: frozenset[int] = frozenset()  # physical lines covered; empty for "file"
+    reason: str = ""
+
+
+@attrs.frozen
+class Malformed:
+    span: Span
+    message: str
+
+
+@attrs.frozen
+class Found:
+    suppressions: tuple[Suppression, ...] = attrs.field(converter=tuple)
+    malformed: tuple[Malformed, ...] = attrs.field(converter=tuple)
+
+
+_NOTHING = Found((), ())
+
+
+def find_suppressions(script: Script) -> Found:
+    """Every suppression comment of ``script``, and the ones that are malformed."""
+    source = script.source
+    if not _QUICK.search(source):
+        return _NOTHING
+    suppressions: list[Suppression] = []
+    malformed: list[Malformed] = []
+    pending: list[tuple[int, Suppression]] = []  # own-line ones waiting for their line
+    for line in script.lines:
+        marks = list(_markers(script, line))
+        own_line_only = bool(marks) and all(own for _, own in marks)
+        covered = frozenset(range(line.span.line, line.span.end_line + 1))
+        if pending and not own_line_only and line.kind not in (LineKind.BLANK, LineKind.EMPTY):
+            for index, suppression in pending:
+                suppressions[index] = attrs.evolve(suppression, lines=covered)
+            pending = []
+        elif pending and line.kind in (LineKind.BLANK, LineKind.EMPTY):
+            pending = []  # "directly above": a blank line breaks the link
+        for start, own in marks:
+            parsed = _parse(script, start, _comment_end(source, start))
+            if isinstance(parsed, Malformed):
+                malformed.append(parsed)
+                continue
+            if parsed.kind == "file":
+                suppressions.append(parsed)
+            elif own:
+                pending.append((len(suppressions), parsed))
+                suppressions.append(parsed)
+            else:
+                suppressions.append(attrs.evolve(parsed, lines=covered))
+    return Found(suppressions, malformed)
+
+
+def _comment_end(source: str, start: int) -> int:
+    end = source.find("\n", start)
+    end = len(source) if end == -1 else end
+    # A CRLF file: the "\r" is not part of the comment's text.
+    return end - 1 if end > start and source[end - 1] == "\r" else end
+
+
+def _markers(script: Script, line) -> Iterator[tuple[int, bool]]:
+    """(offset of each marker "#", whether only whitespace precedes it on its physical line)."""
+    source = script.source
+    start, end = line.span.start, line.span.end
+    if not _QUICK.search(source, start, end):
+        return
+    kind = line.kind
+    if kind == LineKind.SHEBANG:
+        return  # text after the interpreter is an argument to it, not a comment
+    if kind in (LineKind.DIRECTIVE, LineKind.LEGACY_DIRECTIVE):
+        comment = next((d.comment for d in script.directive_lines if d.line is line), None)
+        regions = [] if comment is None else [(comment.start, comment.end)]
+    elif kind in (LineKind.COMMENT, LineKind.NEAR_MISS):
+        first = source.find("#", start, end)
+        regions = [] if first == -1 else [(first, end)]
+    elif kind == LineKind.COMMAND:
+        regions = list(_shell_comments(source, start, end))
+    else:
+        return
+    for region_start, region_end in regions:
+        match = _MARKER.search(source, region_start, region_end)
+        if match is None:
+            continue
+        at = match.start()
+        line_start = source.rfind("\n", 0, at) + 1
+        yield at, not source[line_start:at].strip()
+
+
+def _shell_comments(source: str, start: int, end: int) -> Iterator[tuple[int, int]]:
+    """Comment regions of a shell command: an unquoted ``#`` starting a word, to the line's end."""
+    i = start
+    single = double = False
+    while i < end:
+        ch = source[i]
+        if single:
+            if ch == "'":
+                single = False
+        elif ch == "\\":
+            i += 1
+        elif double:
+            if ch == '"':
+                double = False
+        elif ch == "'":
+            single = True
+        elif ch == '"':
+            double = True
+        elif ch == "#" and (i == start or source[i - 1] in _WORD_BREAK):
+            stop = source.find("\n", i, end)
+            stop = end if stop == -1 else stop
+            yield i, stop
+            i = stop
+            continue
+        i += 1
+
+
+def _parse(script: Script, start: int, end: int) -> Suppression | Malformed:
+    source = script.source
+    marker = _MARKER.match(source, start, end)
+    assert marker is not None
+    match = _DIRECTIVE.match(source, marker.end(), end)
+    if match is None:
+        return Malformed(script.span(start, _rstrip(source, start, end)), _malformed_message(source, marker.end(), end))
+    kind = "file" if match.group("kind").lower() == "file-ignore" else "line"
+    items = []
+    base = match.start("items")
+    for part in re.finditer(r"[^,]+", match.group("items")):
+        text = part.group().strip()
+        if not text:
+            continue
+        offset = base + part.start() + (len(part.group()) - len(part.group().lstrip()))
+        items.append(Item(text, script.span(offset, offset + len(text))))
+    stop = match.end("items") + 1
+    span = script.span(start, stop)
+    if not items:
+        return Malformed(span, "Suppression lists no rule; name the codes it silences, as in `ignore[SB201]`")
+    return Suppression(kind, span, items, reason=match.group("reason").strip())
+
+
+def _rstrip(source: str, start: int, end: int) -> int:
+    while end > start and source[end - 1] in " \t":
+        end -= 1
+    return end
+
+
+def _malformed_message(source: str, after: int, end: int) -> str:
+    rest = source[after:end].strip()
+    word = _KIND_WORD.match(source, after, end)
+    expected = "write `# slurmspec: ignore[CODE,...] reason` or `# slurmspec: file-ignore[CODE,...]`"
+    if not rest:
+        return f"Suppression comment says nothing after `slurmspec:`; {expected}"
+    if word is None:
+        return f"Suppression comment is not understood; {expected}"
+    name = word.group("word").lower()
+    if name in ("ignore", "file-ignore"):
+        after_word = source[word.end():end].lstrip(" \t")
+        if not after_word.startswith("["):
+            return f"`{word.group('word')}` needs its codes in brackets, as in `{name}[SB201]`; nothing is suppressed"
+        return f"Unclosed `[` in the suppression; close the list, as in `{name}[SB201]`; nothing is suppressed"
+    from difflib import get_close_matches
+
+    close = get_close_matches(name, ["ignore", "file-ignore"], n=1, cutoff=0.6)
+    hint = f"; did you mean `{close[0]}`?" if close else ""
+    return f"Unknown suppression `{word.group('word')}`{hint} {expected}"
+
+
+# --- applying suppressions -------------------------------------------------
+
+UNUSED, UNKNOWN, MALFORMED = "SB901", "SB902", "SB903"
+META_CODES = frozenset({UNUSED, UNKNOWN, MALFORMED})
+
+
+def resolve(text: str, table: dict) -> str | None:
+    """The rule code an item names (a code in any case, or a rule name), or None."""
+    upper = text.upper()
+    if upper in table:
+        return upper
+    lower = text.lower()
+    for code, rule in table.items():
+        if rule.name == lower:
+            return code
+    return None
+
+
+def unknown_item_message(text: str, table: dict) -> str:
+    if re.fullmatch(r"SB\d{0,2}", text, re.IGNORECASE):
+        return (
+            f"`{text}` is a code prefix; a suppression comment names whole codes or rule names "
+            "(prefixes work in the configuration's `ignore`), so it suppresses nothing"
+        )
+    from slurmspec.lint.engine import suggest_rule
+
+    close = suggest_rule(text)
+    hint = f"; did you mean `{close}`?" if close else "; see `slurmspec rule --all`"
+    return f"`{text}` is not a rule code or name, so it suppresses nothing{hint}"
+
+
+def apply(script: Script, found: list, table: dict, enabled: frozenset[str], report) -> list:
+    """Drop the diagnostics suppressions cover and add the meta findings about the suppressions.
+
+    ``report(code, span, message)`` makes a diagnostic; meta codes outside
+    ``enabled`` are never reported, and unused-suppression is only reported
+    for codes that are enabled (an ignored rule cannot use its suppression).
+    Line suppressions also silence meta findings about themselves
+    (``ignore[SB201, unused-suppression]`` keeps a suppression needed only on
+    another Slurm version quiet); malformed suppressions can be silenced by a
+    suppression covering their line, ``file-ignore`` or the configuration.
+    """
+    result = find_suppressions(script)
+    if not result.suppressions and not result.malformed:
+        return found
+    sups = result.suppressions
+    codes = [[resolve(item.text, table) for item in s.items] for s in sups]
+    used: set[tuple[int, int]] = set()
+
+    def silenced(diagnostic, origin: int | None = None) -> bool:
+        hit = False
+        for si, sup in enumerate(sups):
+            if sup.kind == "file" or diagnostic.span.line in sup.lines or si == origin:
+                for ii, code in enumerate(codes[si]):
+                    if code == diagnostic.code:
+                        used.add((si, ii))
+                        hit = True
+        return hit
+
+    kept = [d for d in found if not silenced(d)]
+
+    def emit(code: str, span: Span, message: str, origin: int | None) -> None:
+        if code not in enabled:
+            return
+        diagnostic = report(code, span, message)
+        if not silenced(diagnostic, origin):
+            kept.append(diagnostic)
+
+    for bad in result.malformed:
+        emit(MALFORMED, bad.span, bad.message, None)
+    for si, sup in enumerate(sups):
+        for ii, item in enumerate(sup.items):
+            if codes[si][ii] is None:
+                emit(UNKNOWN, item.span, unknown_item_message(item.text, table), si)
+    # Unused items: first the ordinary rules, then meta codes that silenced nothing.
+    for meta_pass in (False, True):
+        for si, sup in enumerate(sups):
+            for ii, item in enumerate(sup.items):
+                code = codes[si][ii]
+                if code is None or (si, ii) in used or code not in enabled:
+                    continue
+                if (code in META_CODES) != meta_pass or code == UNUSED:
+                    continue
+                emit(UNUSED, item.span, _unused_message(item.text, code, sup, script), si)
+    return kept
+
+
+def _unused_message(text: str, code: str, sup: Suppression, script: Script) -> str:
+    shown = f"`{text}`" if text.upper() == code else f"`{text}` ({code})"
+    if sup.kind == "file":
+        return f"{shown} is suppressed for the whole file but nothing in it reports it; remove it from the suppression"
+    if not sup.lines:
+        return f"{shown} is suppressed but the comment covers no line (nothing follows it); remove the suppression"
+    first = min(sup.lines)
+    where = f"line {first}" if len(sup.lines) == 1 else f"lines {first}-{max(sup.lines)}"
+    return f"{shown} is suppressed on {where} but nothing there reports it; remove it from the suppression"
