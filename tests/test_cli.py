@@ -13,7 +13,7 @@ from slurmspec.cli import main
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 BAD = "#!/bin/bash\n#SBATCH --nod=2\n#SBATCH --constraint=[rack1*2&rack2*4] --bogus\nsrun x\n"
-CLEAN = "#!/bin/bash\n#SBATCH --nodes=2\nsrun x\n"
+CLEAN = "#!/bin/bash\n#SBATCH --nodes=2\n#SBATCH --time=10\nsrun x\n"
 
 
 def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
@@ -31,7 +31,7 @@ def bad_file(tmp_path: Path) -> Path:
 
 
 def test_json_output_shape_and_exit_code(bad_file, capsys):
-    assert main(["lint", "--format", "json", str(bad_file)]) == 1
+    assert main(["lint", "--format", "json", "--select", "SB0,SB1", str(bad_file)]) == 1
     found = json.loads(capsys.readouterr().out)
     assert [(d["code"], d["line"], d["column"]) for d in found] == [("SB004", 2, 9), ("SB001", 3, 40)]
     first = found[0]
@@ -53,9 +53,10 @@ def test_text_output_keeps_brackets_and_shows_a_caret(bad_file, capsys):
 def test_clean_file_exits_zero(tmp_path, capsys):
     path = tmp_path / "ok.sbatch"
     path.write_text(CLEAN)
-    assert main(["lint", str(path)]) == 0
-    assert main(["lint", "--format", "json", str(path)]) == 0
-    assert json.loads(capsys.readouterr().out.split("\n", 1)[-1] or "[]") == []
+    assert main(["lint", "--fail-on", "warning", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["lint", "--format", "json", "--select", "SB0,SB1", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out) == []
 
 
 def test_folder_walk_picks_batch_scripts_only(tmp_path, capsys):

@@ -267,7 +267,8 @@ class _Getopt:
         j = 1
         while j < len(text):
             letter = text[j]
-            start = word.offsets[j]
+            # The first option of a word includes its "-" (raw "-p gpu", not "p gpu").
+            start = word.span.start if j == 1 else word.offsets[j]
             end = _offset_after(word, j + 1)
             spec = by_short_name().get(letter)
             if spec is None or not spec.exists_in(self.version):
