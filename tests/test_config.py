@@ -199,3 +199,17 @@ def test_config_is_not_searched_above_with_no_config(tree, capsys):
     assert main(["lint", "--no-config", str(tree / "jobs" / "a.sbatch")]) == 1
     assert main(["lint", str(tree / "jobs" / "a.sbatch")]) == 2
     assert os.path.exists(tree / "slurmspec.toml")
+
+
+def test_readme_configuration_example_is_valid(tmp_path):
+    import re
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    blocks = re.findall(r"```toml\n(.*?)```", readme, flags=re.S)
+    assert blocks, "README.md has a ```toml configuration example"
+    for block in blocks:
+        (tmp_path / "slurmspec.toml").write_text(block)
+        config = load_config(str(tmp_path / "slurmspec.toml"))
+        assert config.select and config.severity and config.per_file_ignores
+        assert config.ignores_for(str(tmp_path / "legacy" / "x" / "job.sbatch")) == ("SB2",)
+        assert config.ignores_for(str(tmp_path / "sub" / "array_1.sh")) == ("SB116",)
