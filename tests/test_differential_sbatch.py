@@ -310,7 +310,7 @@ TABLE: list[tuple[str, str | bytes, bool]] = [
 ]
 
 # Cases sbatch decides with a check slurmspec does not implement yet.
-PENDING_RULES: set[str] = {"mem-and-mem-per-cpu", "gpus-fewer-than-nodes"}
+PENDING_RULES: set[str] = set()
 
 
 def _table_params():
