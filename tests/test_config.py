@@ -213,3 +213,10 @@ def test_readme_configuration_example_is_valid(tmp_path):
         assert config.select and config.severity and config.per_file_ignores
         assert config.ignores_for(str(tmp_path / "legacy" / "x" / "job.sbatch")) == ("SB2",)
         assert config.ignores_for(str(tmp_path / "sub" / "array_1.sh")) == ("SB116",)
+
+
+def test_no_suppress_flag(tmp_path, capsys):
+    (tmp_path / "a.sbatch").write_text("#!/bin/bash\n#SBATCH --time=2h  # slurmspec: ignore[SB110]\nsrun x\n")
+    assert lint_json(capsys, "--no-config", "--select", "SB1,SB9", str(tmp_path / "a.sbatch")) == (0, [])
+    code, found = lint_json(capsys, "--no-config", "--select", "SB1,SB9", "--no-suppress", str(tmp_path / "a.sbatch"))
+    assert code == 1 and [d["code"] for d in found] == ["SB110"]

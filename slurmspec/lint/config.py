@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import os
 import re
-from difflib import get_close_matches
 from typing import Any, Iterable
 
 import attrs
@@ -162,6 +161,8 @@ def _build(path: str, prefix: str, table: dict[str, Any]) -> Config:
 
     for key in table:
         if key not in KEYS:
+            from difflib import get_close_matches
+
             close = get_close_matches(key.replace("_", "-"), KEYS, n=1, cutoff=0.6)
             hint = f"; did you mean `{close[0]}`?" if close else f"; known keys: {', '.join(KEYS)}"
             raise ConfigError(f"{path}: unknown key `{prefix}{key}`{hint}")
@@ -214,6 +215,8 @@ def check_selector(selector: str, fail) -> None:
 def _severity(value: Any, fail) -> str:
     if isinstance(value, str) and value.lower() in SEVERITIES:
         return value.lower()
+    from difflib import get_close_matches
+
     close = get_close_matches(str(value).lower(), SEVERITIES, n=1, cutoff=0.5) if isinstance(value, str) else []
     hint = f"; did you mean `{close[0]}`?" if close else ""
     raise fail(f"`{value}` is not a severity; use one of {', '.join(SEVERITIES)}{hint}")
