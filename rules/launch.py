@@ -47,7 +47,7 @@ _SCRIPT_HINT = re.compile(
     r"torch\.distributed|distributeddataparallel|dataparallel|deepspeed|megatron|accelerate|horovod|"
     r"vllm|sglang|\bjax|\bray\b|nccl|world.?size|nproc|mp\.spawn|tensor.?parallel|\btp.?size|"
     r"\bn_?gpus?\b|num.?gpus?|gpu.?count|gpus.?per|gpus.?on.?node|slurm_gpus|visible_devices|"
-    r"--devices|strategy|lightning|tensorflow|keras|\bfsdp",
+    r"--devices|strategy|lightning|tensorflow|keras|\bfsdp|disbatch|dask|parsl|submitit|snakemake|nextflow",
     re.IGNORECASE,
 )
 # Commands that only inspect or move files: an srun of one of them does not use the GPUs.
@@ -108,6 +108,12 @@ def _program(launch) -> str:
 
 def _plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def _idle(n: int, what: str = "") -> str:
+    """``3 GPUs stay idle`` / ``1 GPU stays idle`` / ``1 of them stays idle``."""
+    noun = what or ("GPU" if n == 1 else "GPUs")
+    return f"{n} {noun} {'stays' if n == 1 else 'stay'} idle"
 
 
 def _option_span(launch, *names: str):
@@ -272,7 +278,7 @@ def _gpus(ctx, launch, geom: Geometry, name: str) -> None:
             ctx.report(
                 "SB304", launch.command_span,
                 f"`{name}` without `--nproc_per_node` starts 1 worker per node, but the job has"
-                f" {gpn} GPUs per node: {gpn - 1} of them stay idle. Pass `--nproc_per_node={gpn}`",
+                f" {gpn} GPUs per node: {_idle(gpn - 1, 'of them')}. Pass `--nproc_per_node={gpn}`",
                 notes=_gpu_note(geom),
             )
             return
@@ -370,8 +376,7 @@ def check_python_tasks(ctx: Context) -> None:
                 ctx.report(
                     "SB310", where.span if where.span.end_line == where.span.line else where.command_span,
                     f"the job has {gpn} GPUs per node but `{_program(launch)}` runs as a single process"
-                    f" per node: unless the program starts one process per GPU itself, {_plural(gpn - 1, 'GPU')}"
-                    f" stay idle; {fix}",
+                    f" per node: unless the program starts one process per GPU itself, {_idle(gpn - 1)}; {fix}",
                     notes=_gpu_note(geom) + _task_note(geom),
                 )
             continue
@@ -399,7 +404,7 @@ def _other_work(script, launches) -> bool:
 
 def _mismatch(ctx, srun, launch, geom, tasks: int, gpus: int, per: str) -> None:
     if tasks < gpus:
-        effect = f"{gpus - tasks} GPUs {per} stay idle"
+        effect = f"{_idle(gpus - tasks)} {per}"
     else:
         effect = (f"several processes share each GPU (NCCL refuses two ranks on one GPU with"
                   f" `Duplicate GPU detected`)")
@@ -474,14 +479,27 @@ def check_mpi(ctx: Context) -> None:
                 f" asks for `--ntasks-per-node={geom.tasks_per_node}`: MPI refuses or oversubscribes",
             )
             continue
-        if np is None or _repeated(launch):
+        if _repeated(launch):
             continue
         gpus = geom.gpus_total
+        if np is None:
+            # Without -np MPI starts one process per Slurm task.
+            python = launch.inner is not None and launch.inner.kind == "python"
+            if tasks is not None and gpus and not devices and tasks < gpus and python \
+                    and launch.kind == "mpirun" and launch.ppn is None:
+                ctx.report(
+                    "SB313", launch.command_span,
+                    f"`{name}` starts one process per Slurm task, {tasks} here, for the job's {gpus}"
+                    f" GPUs: {_idle(gpus - tasks)}. Ask for one task per GPU"
+                    f" (`--ntasks-per-node` = GPUs per node)",
+                    notes=_task_note(geom) + _gpu_note(geom),
+                )
+            continue
         if gpus and not devices and np < gpus:
             ctx.report(
                 "SB313", opt.span,
-                f"`{name} {opt.raw} {np}` starts {np} processes for the job's {gpus} GPUs: {gpus - np}"
-                f" GPUs stay idle. Horovod and MPI-based training expect one process per GPU",
+                f"`{name} {opt.raw} {np}` starts {np} processes for the job's {gpus} GPUs:"
+                f" {_idle(gpus - np)}. Horovod and MPI-based training expect one process per GPU",
                 notes=_gpu_note(geom),
             )
         elif not gpus and tasks is not None and np < tasks and len(mpi) == 1 and len(nps) == 1:
@@ -528,7 +546,7 @@ def check_srun_cpus(ctx: Context) -> None:
         )
 
 
-# -- SB321: SLURM_* variables the job does not set ---------------------------
+# -- SB321: SLURM_NTASKS when the job sets no task count ---------------------------
 
 _REF = re.compile(r"(?<!\\)\$(?:\{(SLURM_[A-Z_]+)(\}|[^}A-Z_])|(SLURM_[A-Z_]+)\b)")
 _TASK_OPTIONS = ("ntasks", "ntasks-per-node", "extra-node-info", "sockets-per-node", "cores-per-socket",
@@ -543,34 +561,6 @@ def _unset_reason(name: str, request, version) -> tuple[str, str] | None:
             return None
         return ("is only set when the job asks for a task count (`-n`/`--ntasks-per-node`)",
                 "add `#SBATCH --ntasks=N` or use `$SLURM_JOB_NUM_NODES`")
-    if name == "SLURM_NTASKS_PER_NODE":
-        return None if has("ntasks-per-node") else (
-            "is only set with `--ntasks-per-node`", "add `#SBATCH --ntasks-per-node=N`")
-    if name == "SLURM_CPUS_PER_TASK":
-        tres = request.get("tres-per-task")
-        if has("cpus-per-task") or (tres is not None and "cpu" in (tres.raw or "")):
-            return None
-        return ("is only set with `--cpus-per-task`",
-                "add `#SBATCH --cpus-per-task=N` or write a default: `${SLURM_CPUS_PER_TASK:-1}`")
-    if name == "SLURM_GPUS_PER_NODE":
-        if has("gpus-per-node"):
-            return None
-        hint = " (`--gres=gpu:N` does not set it)" if has("gres") else ""
-        return (f"is only set with `--gpus-per-node`{hint}", "use `$SLURM_GPUS_ON_NODE`")
-    if name == "SLURM_GPUS_PER_TASK":
-        if version >= (23, 11):
-            return ("is no longer exported from Slurm 23.11", "read `$SLURM_TRES_PER_TASK` instead")
-        return None if has("gpus-per-task") else ("is only set with `--gpus-per-task`",
-                                                   "add `#SBATCH --gpus-per-task=N`")
-    if name == "SLURM_GPUS":
-        return None if has("gpus") else ("is only set with `--gpus`", "use `$SLURM_GPUS_ON_NODE`")
-    if name == "SLURM_CPUS_PER_GPU":
-        return None if has("cpus-per-gpu") else ("is only set with `--cpus-per-gpu`", "add the option")
-    if name == "SLURM_MEM_PER_GPU":
-        return None if has("mem-per-gpu") else ("is only set with `--mem-per-gpu`", "add the option")
-    if name == "SLURM_TMPDIR":
-        return ("is not set by Slurm (some sites define it in a prolog)",
-                "use `$TMPDIR`, which Slurm always sets, or give a default: `${SLURM_TMPDIR:-/tmp}`")
     return None
 
 
@@ -631,7 +621,6 @@ def check_unset_variables(ctx: Context) -> None:
             ctx.report(
                 "SB321", script.span(start, start + len(m.group(0)) - (0 if m.group(1) else 0)),
                 f"`${name}` {why}, so here it expands to an empty string; {fix}",
-                severity="info" if name == "SLURM_TMPDIR" else None,
             )
 
 
@@ -1148,45 +1137,45 @@ SB320_PENDING = (
     """),
 )
 RULES = RULES + (
-    Rule("SB321", "slurm-variable-unset", "warning", check_unset_variables, """
+    Rule("SB321", "slurm-ntasks-unset", "warning", check_unset_variables, """
         ## What it does
-        Finds `$SLURM_*` variables in the body that the job's options do not set:
-        `SLURM_NTASKS`/`SLURM_NPROCS` without a task count, `SLURM_NTASKS_PER_NODE`,
-        `SLURM_CPUS_PER_TASK`, `SLURM_GPUS_PER_NODE` (not set by `--gres=gpu:N`),
-        `SLURM_GPUS`, `SLURM_CPUS_PER_GPU`, `SLURM_MEM_PER_GPU` without their option,
-        `SLURM_GPUS_PER_TASK` (never exported from 23.11), and `SLURM_TMPDIR` (not a Slurm
-        variable; `info`). References with a default (`${VAR:-1}`), inside single quotes (they
-        expand in the step), tested with `-z`/`-n`, or assigned by the script are skipped.
+        Finds `$SLURM_NTASKS` or `$SLURM_NPROCS` expanded by the batch script when the job
+        asks for no task count: no `-n`, `--ntasks-per-node`, `-B`/`--sockets-per-node`/
+        `--cores-per-socket`/`--threads-per-core`, `--ntasks-per-gpu`/`-socket`/`-core`, or
+        `--gpus` with `--gpus-per-task`. References with a default (`${SLURM_NTASKS:-1}`),
+        inside single quotes (they expand in the step, where Slurm sets them), tested with
+        `-z`/`-n`, or assigned by the script are skipped, as are hetjobs. The other `SLURM_*`
+        variables that depend on an option are checked by SB249 (unset-slurm-variable).
 
         ## Why is this bad?
-        The variable expands to an empty string: `srun -n $SLURM_NTASKS` loses its argument,
-        `OMP_NUM_THREADS=$SLURM_CPUS_PER_TASK` becomes empty and the runtime uses every core.
-        An option given on the `sbatch` command line would set it; the script cannot rely on that.
+        Slurm exports `SLURM_NTASKS` only when a task count was given or derived; for a plain
+        `-N 2 --gres=gpu:4` job it is unset. `srun -n $SLURM_NTASKS` then loses its argument
+        (srun reads the next word as the task count), and `mpirun -np $SLURM_NTASKS` fails.
+        A `-n` given on the `sbatch` command line would set it; the script cannot rely on that.
 
         ## Example
         ```sbatch
         #!/bin/bash
-        #SBATCH --nodes=1
+        #SBATCH --nodes=2
         #SBATCH --time=01:00:00
-        export OMP_NUM_THREADS=$SLURM_CPUS_PER_TASK
-        srun ./solver
+        mpirun -np $SLURM_NTASKS ./solver
         ```
 
         ## Use instead
         ```sbatch
         #!/bin/bash
-        #SBATCH --nodes=1
-        #SBATCH --cpus-per-task=16
+        #SBATCH --nodes=2
+        #SBATCH --ntasks-per-node=32
         #SBATCH --time=01:00:00
-        export OMP_NUM_THREADS=$SLURM_CPUS_PER_TASK
-        srun ./solver
+        mpirun -np $SLURM_NTASKS ./solver
         ```
 
         ## Slurm versions
-        All; `SLURM_GPUS_PER_TASK` is reported on 23.11+ even with `--gpus-per-task`.
+        All.
 
         ## References
-        - slurm-semantics.md §8 (which options set which variables) and checks 36–39, 43
+        - slurm-semantics.md §8 (`SLURM_NTASKS` is set only when a task count was given or
+          derived) and check 36
     """),
     Rule("SB340", "few-cpus-per-gpu", "info", check_cpus_per_gpu, """
         ## What it does
