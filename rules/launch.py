@@ -1093,48 +1093,6 @@ RULES = (
         - Open MPI `mpirun(1)` ("not enough slots available")
         - horovod/horovod#1038; prior-art.md §2.12
     """),
-    # SB320 is ready but not registered: it only exists on 22.05/23.02 and the rule-doc test
-    # lints examples at 26.05 only (see SB320_PENDING below).
-)
-SB320_PENDING = (
-    Rule("SB320", "srun-cpus-per-task-not-inherited", "warning", check_srun_cpus, """
-        ## What it does
-        On Slurm 22.05 and 23.02, finds an `srun` line in a job with `--cpus-per-task` above 1
-        that neither passes `-c`/`--cpus-per-task` itself nor follows an
-        `export SRUN_CPUS_PER_TASK=...`.
-
-        ## Why is this bad?
-        In these releases `srun` stopped reading `SLURM_CPUS_PER_TASK`: the step's tasks get one
-        CPU each, so threaded programs (OpenMP, data loaders) run on a single core. 23.11
-        restored the inheritance.
-
-        ## Example
-        ```sbatch
-        #!/bin/bash
-        #SBATCH --ntasks=4
-        #SBATCH --cpus-per-task=8
-        #SBATCH --time=01:00:00
-        srun ./solver
-        ```
-
-        ## Use instead
-        ```sbatch
-        #!/bin/bash
-        #SBATCH --ntasks=4
-        #SBATCH --cpus-per-task=8
-        #SBATCH --time=01:00:00
-        export SRUN_CPUS_PER_TASK=$SLURM_CPUS_PER_TASK
-        srun ./solver
-        ```
-
-        ## Slurm versions
-        22.05 and 23.02 only (the Example triggers only with `--slurm-version 22.05` or
-        `23.02`).
-
-        ## References
-        - slurm-semantics.md §7 (srun inheriting `-c`)
-        - reframe-hpc/reframe#2655; snakemake-executor-plugin-slurm#41
-    """),
 )
 RULES = RULES + (
     Rule("SB321", "slurm-ntasks-unset", "warning", check_unset_variables, """
@@ -1283,5 +1241,43 @@ RULES = RULES + (
         ## References
         - prior-art.md §2.2 (submitit) and §2.9 (Nextflow)
         - `man sbatch`, `--signal`
+    """),
+    Rule("SB320", "srun-cpus-per-task-not-inherited", "warning", check_srun_cpus, """
+        ## What it does
+        On Slurm 22.05 and 23.02, finds an `srun` line in a job with `--cpus-per-task` above 1
+        that neither passes `-c`/`--cpus-per-task` itself nor follows an
+        `export SRUN_CPUS_PER_TASK=...`.
+
+        ## Why is this bad?
+        In these releases `srun` stopped reading `SLURM_CPUS_PER_TASK`: the step's tasks get one
+        CPU each, so threaded programs (OpenMP, data loaders) run on a single core. 23.11
+        restored the inheritance.
+
+        ## Example
+        ```sbatch 22.05
+        #!/bin/bash
+        #SBATCH --ntasks=4
+        #SBATCH --cpus-per-task=8
+        #SBATCH --time=01:00:00
+        srun ./solver
+        ```
+
+        ## Use instead
+        ```sbatch 22.05
+        #!/bin/bash
+        #SBATCH --ntasks=4
+        #SBATCH --cpus-per-task=8
+        #SBATCH --time=01:00:00
+        export SRUN_CPUS_PER_TASK=$SLURM_CPUS_PER_TASK
+        srun ./solver
+        ```
+
+        ## Slurm versions
+        22.05 and 23.02 only (the Example triggers only with `--slurm-version 22.05` or
+        `23.02`).
+
+        ## References
+        - slurm-semantics.md §7 (srun inheriting `-c`)
+        - reframe-hpc/reframe#2655; snakemake-executor-plugin-slurm#41
     """),
 )

@@ -9,14 +9,22 @@ import pytest
 from slurmspec.lint import lint_text
 from slurmspec.lint.engine import registry
 from slurmspec.lint.rule import DOC_HEADINGS, FAMILIES, doc_sections
+from slurmspec.version import parse_version
 
 RULES = sorted(registry().values(), key=lambda r: r.code)
 
 
-def code_blocks(body: str) -> list[str]:
-    """Fenced ```sbatch blocks; invisible characters are written as \\r and \\x00 in docs."""
-    blocks = re.findall(r"```sbatch\n(.*?)```", body, flags=re.S)
-    return [block.replace("\\r", "\r").replace("\\x00", "\x00") for block in blocks]
+def code_blocks(body: str) -> list[tuple[str, tuple[int, int] | None]]:
+    """Fenced ```sbatch blocks and the Slurm version named after the fence, if any.
+
+    A rule that exists only on some releases shows its examples as
+    ```` ```sbatch 22.05 ````; invisible characters are written as \\r and \\x00.
+    """
+    blocks = re.findall(r"```sbatch(?:[ \t]+(\d+\.\d+))?\n(.*?)```", body, flags=re.S)
+    return [
+        (block.replace("\\r", "\r").replace("\\x00", "\x00"), parse_version(version) if version else None)
+        for version, block in blocks
+    ]
 
 
 def test_codes_and_names_are_unique_and_well_formed():
@@ -42,9 +50,9 @@ def test_doc_example_triggers_and_fix_does_not(rule):
     bad = code_blocks(sections["Example"])
     good = code_blocks(sections["Use instead"])
     assert bad and good, f"{rule.code} needs ```sbatch blocks in Example and Use instead"
-    for text in bad:
-        codes = {d.code for d in lint_text(text)}
+    for text, version in bad:
+        codes = {d.code for d in lint_text(text, version=version)}
         assert rule.code in codes, f"{rule.code} example does not trigger it:\n{text}"
-    for text in good:
-        codes = {d.code for d in lint_text(text)}
+    for text, version in good:
+        codes = {d.code for d in lint_text(text, version=version)}
         assert rule.code not in codes, f"{rule.code} 'use instead' still triggers it:\n{text}"
