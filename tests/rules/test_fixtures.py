@@ -54,7 +54,8 @@ def test_fixture(case: Path, request: pytest.FixtureRequest):
     ]
     if request.config.getoption("--update-fixtures"):
         header = [l for l in (sidecar.read_text().splitlines() if sidecar.exists() else []) if l.startswith("#")]
-        sidecar.write_text("\n".join([*header, *found]) + "\n")
+        lines = [*header, *found]
+        sidecar.write_text("\n".join(lines) + "\n" if lines else "")
         return
     assert found == expected, f"{case}: {code} reported at {found}, expected {expected}"
 
