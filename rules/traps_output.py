@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import re
+from bisect import bisect_right
 
 import attrs
 
@@ -129,6 +130,20 @@ def _show(directive: Directive) -> str:
     return raw if len(raw) <= 60 else raw[:57] + "..."
 
 
+def _late_mkdir(ctx: Context, directory: str) -> tuple[str, ...]:
+    """A note when the body itself creates ``directory``: too late for the job's own log."""
+    name = re.escape(directory.rstrip("/").removeprefix("./"))
+    if not name:
+        return ()
+    found = re.search(r"^[ \t]*mkdir\b[^\n]*?(?<![\w/.-])(\./)?" + name + r"/?(?![\w/.-])",
+                      ctx.script.source[ctx.script.header_end:], re.M)
+    if found is None:
+        return ()
+    line = ctx.script.index.line_col(ctx.script.header_end + found.start())[0]
+    return (f"the `mkdir` on line {line} runs too late: slurmstepd opens the log file before"
+            " the script starts",)
+
+
 def check_directories(ctx: Context) -> None:
     for component, setting in _file_settings(ctx):
         pattern = setting.value
@@ -153,6 +168,7 @@ def check_directories(ctx: Context) -> None:
                      else f"here (relative to `{base.dirs[0]}`, standing in for the submit directory)")
         span = problem_span(ctx, directive, 0, len(directory))
         option = "--" + setting.name
+        notes = _late_mkdir(ctx, directory) if setting.name != "input" else ()
         if setting.name == "input":
             ctx.report(
                 "SB231", span,
@@ -165,13 +181,14 @@ def check_directories(ctx: Context) -> None:
                 f"directory `{directory}` of `{option}` does not exist {where}; Slurm"
                 f" {ctx.version[0]:02d}.{ctx.version[1]:02d} does not create it, so the job fails at"
                 f" start without writing any log. Run `mkdir -p {directory}` before `sbatch`",
+                notes=notes,
             )
         else:
             ctx.report(
                 "SB230", span,
                 f"directory `{directory}` of `{option}` does not exist {where}; Slurm 23.02 and"
                 " newer create it when the job starts, so make sure the name is the one you meant",
-                severity="info",
+                severity="info", notes=notes,
             )
     for component in ctx.script.components:
         chdir = component.request.get("chdir")
@@ -302,7 +319,7 @@ def _check_tokens(ctx, component, setting, directive, pattern, option) -> None:
                 " step, which is one task on the first node; per-task files need"
                 f" `srun {option}=...` on the step",
             )
-        elif token.spec == "N":
+        elif token.spec == "N" and _may_span(ctx)[0]:
             ctx.report(
                 "SB237", span,
                 f"`{piece}` in `{option}` is the host name of the first node only: the batch"
@@ -424,7 +441,8 @@ def _read_ref(source: str, i: int, refs: list[_Ref], deferred: bool, escaped: bo
 @attrs.frozen
 class _Body:
     refs: tuple[_Ref, ...]
-    commands: tuple  # slurmspec.body.commands.Command, absolute offsets
+    commands: tuple  # slurmspec.body.commands.Command, absolute offsets, sorted by start
+    starts: tuple[int, ...] = ()
 
 
 def _body(script: Script) -> _Body:
@@ -439,11 +457,15 @@ def _body(script: Script) -> _Body:
         commands = tuple(split_commands(script.source[start:], start))
     except Exception:  # pragma: no cover
         commands = ()
-    return _Body(refs, commands)
+    commands = tuple(sorted(commands, key=lambda c: c.start))
+    return _Body(refs, commands, tuple(c.start for c in commands))
 
 
 def _command_at(body: _Body, offset: int):
-    for command in body.commands:
+    """The innermost-starting command whose range holds ``offset`` (commands come in file order)."""
+    i = bisect_right(body.starts, offset) - 1
+    # Commands may nest (a loop body inside its header's range): look back a little.
+    for command in body.commands[max(0, i - 8):i + 1][::-1]:
         if command.start <= offset < command.end:
             return command
     return None
@@ -495,6 +517,31 @@ def _gpus_per_node(ctx: Context) -> int | None:
         if counts and all(isinstance(c, int) for c in counts):
             return sum(counts)
     return None
+
+
+def _count_of(request, name: str) -> int | None:
+    value = request.value(name)
+    count = getattr(value, "value", value)
+    return count if isinstance(count, int) and not isinstance(count, bool) else None
+
+
+def _may_span(ctx: Context) -> tuple[bool, bool]:
+    """(the job may have several nodes, the job may have several tasks), from the header.
+
+    Without `--nodes` a job of one task is on one node; one of several tasks may be spread.
+    """
+    request = ctx.script.request
+    bounds = _node_bounds(ctx)
+    tasks = [_count_of(request, n) for n in ("ntasks", "ntasks-per-node", "ntasks-per-gpu")]
+    many_tasks = any(t is not None and t > 1 for t in tasks) or any(
+        request.has(n) for n in ("ntasks-per-socket", "ntasks-per-core", "gpus-per-task"))
+    if len(ctx.script.components) > 1:
+        return True, True
+    if bounds is not None:
+        multi_node = bounds[1] > 1
+    else:
+        multi_node = many_tasks
+    return multi_node, multi_node or many_tasks
 
 
 def _node_bounds(ctx: Context) -> tuple[int, int] | None:
@@ -569,7 +616,11 @@ def _check_cuda_visible(ctx: Context) -> None:
 
 
 def _assigned(ctx: Context, name: str) -> bool:
-    return any(a.name == name for a in ctx.script.body.exports)
+    names = getattr(ctx, "_traps_output_assigned", None)
+    if names is None:
+        names = frozenset(a.name for a in ctx.script.body.exports)
+        ctx._traps_output_assigned = names  # one set per script, not one scan per reference
+    return name in names
 
 
 def _check_tmpdir(ctx: Context, body: _Body) -> None:
@@ -593,13 +644,20 @@ def _check_ranks(ctx: Context, body: _Body) -> None:
     text = ctx.script.source[ctx.script.header_end:]
     if _STEP_AWARE.search(text):
         return  # the script also runs as a step (or checks whether it does)
+    multi_node, multi_task = _may_span(ctx)
+    printed = set()
     for ref in body.refs:
         if ref.name not in _RANK_VARS or ref.deferred or _assigned(ctx, ref.name):
             continue
+        if not (multi_node if ref.name == "SLURM_NODEID" else multi_task):
+            continue  # one node (one task): 0 is the right value
         command = _command_at(body, ref.start)
         word = _first_word(command)
         span = ctx.script.span(ref.start, ref.end)
         if word in ("echo", "printf"):
+            if ref.name in printed:
+                continue  # one note per variable for log lines
+            printed.add(ref.name)
             ctx.report(
                 "SB247", span,
                 f"`${ref.name}` is always `0` in the batch script, which runs as a single task;"
@@ -627,6 +685,8 @@ def _check_nodelist(ctx: Context, body: _Body) -> None:
         for option in launch.options:
             if option.name in _HOST_OPTIONS and option.value_span is not None:
                 host_values.append((option.value_span.start, option.value_span.end, option.value or ""))
+    host_values.sort()
+    starts = [v[0] for v in host_values]
     for ref in body.refs:
         if ref.name not in _NODELIST_VARS:
             continue
@@ -634,7 +694,8 @@ def _check_nodelist(ctx: Context, body: _Body) -> None:
         if command is not None and any(w.value.startswith(_EXPANDERS) for w in command.words[:1]):
             continue
         used = _first_word(command) in _HOST_COMMANDS
-        for start, end, value in host_values:
+        i = bisect_right(starts, ref.start) - 1
+        for start, end, value in host_values[max(0, i - 4):i + 1]:
             if start <= ref.start < end and not any(x in value for x in _EXPANDERS):
                 used = True
         if not used:
@@ -1000,7 +1061,7 @@ RULES = (
     _pat("SB237", "task-pattern-in-batch-output", "warning", """
         ## What it does
         Finds `%t` (task id) and `%n` (node id) in `--output`/`--error` of the batch script, and
-        `%N` (host name) as `info`.
+        `%N` (host name) as `info` in a job that may span several nodes.
 
         ## Why is this bad?
         These files belong to the batch step, a single task on the first node: `%t` and `%n` are
@@ -1191,8 +1252,10 @@ RULES = (
         itself, including on an `srun` command line, where the batch shell expands them before
         `srun` starts the tasks. References in single quotes, escaped as `\\$SLURM_PROCID`, or in a
         quoted here-document are expanded later, inside the step, and are fine. Scripts that also
-        run themselves as a step (they mention `SLURM_STEP_ID`, or `srun` runs `$0`) are skipped.
-        In `echo`/`printf` the finding is `info`.
+        run themselves as a step (they mention `SLURM_STEP_ID`, or `srun` runs `$0`) are skipped,
+        and so are jobs where the value 0 is right: `SLURM_NODEID` on one node, the others in a
+        job of one task.
+        In `echo`/`printf` the finding is `info`, once per variable.
 
         ## Why is this bad?
         The batch script runs as one task: these variables are `0` there. `--node_rank=$SLURM_NODEID`
