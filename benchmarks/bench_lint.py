@@ -10,6 +10,7 @@ import argparse
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -17,11 +18,17 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def median_seconds(command: list[str], runs: int) -> float:
+    # Run from a neutral folder: inside the checkout, `python -m slurmspec` would
+    # import the source tree (without the rules/ and grammar/ mapping) instead of
+    # the installed package.
+    neutral = tempfile.mkdtemp(prefix="slurmspec-bench-")
     times = []
     for _ in range(runs):
         start = time.perf_counter()
-        subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=False)
+        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=neutral)
         times.append(time.perf_counter() - start)
+        if done.returncode > 1:
+            raise SystemExit(f"{' '.join(command[:4])} ... failed:\n{done.stderr.decode(errors='replace')}")
     return statistics.median(times)
 
 
@@ -31,6 +38,8 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus" / "real")
     parser.add_argument("--sample", type=Path, default=ROOT / "samples" / "multinode-torchrun.sbatch")
     args = parser.parse_args()
+    args.sample = args.sample.resolve()
+    args.corpus = args.corpus.resolve()
 
     python = sys.executable
     baseline = median_seconds([python, "-c", "pass"], args.runs)
