@@ -9,6 +9,7 @@ the checker says which code it reports.
 from __future__ import annotations
 
 import inspect
+from functools import cached_property
 from typing import Callable, Iterator
 
 import attrs
@@ -35,7 +36,9 @@ class Rule:
     name: str
     severity: str
     check: Checker = attrs.field(eq=False, repr=False)
-    doc: str = attrs.field(repr=False, converter=inspect.cleandoc)
+    # The docstring as written; `doc` dedents it on first use (100+ rules are
+    # imported on every run, and most runs never show a doc).
+    raw_doc: str = attrs.field(repr=False, alias="doc")
     fixable: bool = False
 
     def __attrs_post_init__(self) -> None:
@@ -43,6 +46,10 @@ class Rule:
             raise ValueError(f"{self.code}: unknown severity {self.severity!r}")
         if self.code[2] not in FAMILIES:
             raise ValueError(f"{self.code}: unknown family digit")
+
+    @cached_property
+    def doc(self) -> str:
+        return inspect.cleandoc(self.raw_doc)
 
     @property
     def family(self) -> str:
