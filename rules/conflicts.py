@@ -39,13 +39,17 @@ def check_time_min(ctx: Context) -> None:
     for component in ctx.script.components:
         request = component.request
         time_min = request.get("time-min")
-        if time_min is None or time_min.inherited or not hasattr(time_min.value, "unlimited"):
+        if time_min is None or not hasattr(time_min.value, "unlimited"):
             continue
         time = request.get("time")
+        # Both are inherited by later hetjob components and checked in each:
+        # `--time-min=2:00:00`, `hetjob`, `-t 10` is refused (slurmctld 22.05.8).
+        if time_min.inherited and (time is None or time.inherited):
+            continue
         limit = None if time is None else time.value
         if time is not None and not hasattr(limit, "unlimited"):
             continue  # --time itself is invalid; SB110 says so
-        span = time_min.directive.span
+        span = time.directive.span if time_min.inherited else time_min.directive.span
         if _is_unlimited(time_min.value):
             if limit is None or not _is_unlimited(limit):
                 where = "no `--time`" if limit is None else f"`--time={time.raw}`"
@@ -54,13 +58,38 @@ def check_time_min(ctx: Context) -> None:
                     f"`--time-min={time_min.raw}` means no limit, which exceeds the job's time"
                     f" limit ({where}); the controller refuses the job",
                 )
-        elif limit is not None and not _is_unlimited(limit):
+        elif limit is None:
+            # Without --time, a --deadline caps the time limit at the time left
+            # until it: `--deadline=now+90minutes --time-min=2:00:00` is refused
+            # (slurmctld 22.05.8). Judged only for `now+N` values, with a margin.
+            window = _deadline_window(request)
+            if window is not None and time_min.value.minutes * 60 > window + 600:
+                ctx.report(
+                    "SB123", span,
+                    f"`--time-min={time_min.raw}` is longer than the time left before"
+                    f" `--deadline={request.get('deadline').raw}`, which caps the job's time limit"
+                    " when `--time` is not given; the controller refuses the job",
+                )
+        elif not _is_unlimited(limit):
             if time_min.value.minutes > limit.minutes:
                 ctx.report(
                     "SB123", span,
                     f"`--time-min={time_min.raw}` is longer than `--time={time.raw}`;"
                     " the controller refuses the job",
                 )
+
+
+def _deadline_window(request) -> float | None:
+    """Seconds between the start (now, or a `now+N` --begin) and a `now+N` --deadline."""
+    deadline = request.get("deadline")
+    if deadline is None:
+        return None
+    end = _moment(deadline.value)
+    begin = request.get("begin")
+    start = ("now", 0.0) if begin is None else _moment(begin.value)
+    if end is None or start is None or end[0] != "now" or start[0] != "now":
+        return None
+    return max(0.0, end[1] - max(start[1], 0.0))
 
 
 def check_array_in_hetjob(ctx: Context) -> None:
@@ -103,13 +132,24 @@ def _later(*settings) -> Directive:
     return first_occurrence(max(settings, key=key))
 
 
-def _pair(ctx: Context, a: str, b: str):
-    """Yield (request, setting_a, setting_b) for every component where both are set."""
+def _pair(ctx: Context, a: str, b: str, inherit: bool = False):
+    """Yield (request, setting_a, setting_b) for every component that sets both.
+
+    With ``inherit`` a value carried over from an earlier hetjob component
+    counts (unless both are, which the earlier component reports): 22.05.8
+    refuses `--begin` in one component and an earlier `--deadline` in the next.
+    Without it both must be the component's own: it accepts `--bbf` in one
+    component and `--bb` in the next.
+    """
     for component in ctx.script.components:
         request = component.request
         first, second = request.get(a), request.get(b)
-        if first is not None and second is not None:
-            yield request, first, second
+        if first is None or second is None:
+            continue
+        inherited = (first.inherited, second.inherited)
+        if all(inherited) or (any(inherited) and not inherit):
+            continue
+        yield request, first, second
 
 
 # ------------------------------------------------------------------- SB125
@@ -191,20 +231,38 @@ def _moment(value) -> tuple[str, float] | None:
         )
     except (ValueError, OverflowError):
         return None
-    return ("abs", (when - _dt.datetime(1970, 1, 1)).total_seconds())
+    try:
+        return ("abs", when.timestamp())  # local time, as mktime()
+    except (ValueError, OverflowError, OSError):
+        return None
+
+
+# A date against `now+N`: compared with today's clock only when they are at
+# least this far apart, so time zones and the moment of linting cannot matter.
+_CLOCK_MARGIN = 2 * 86400.0
 
 
 def check_deadline_before_begin(ctx: Context) -> None:
     # sbatch: "Incompatible begin and deadline time specification" when the
     # deadline is earlier than the begin time (equal is accepted); checked
     # against sbatch 22.05.8. Only comparable values are judged: both fully
-    # dated (local time on both sides), or both `now[+-N]`. Two `now` values
-    # with the same offset are not reported: sbatch reads the clock once per
-    # option, so the verdict could depend on a second ticking over.
-    for _, begin, deadline in _pair(ctx, "begin", "deadline"):
+    # dated (local time on both sides), both `now[+-N]`, or one of each when
+    # they are days apart. Two `now` values with the same offset are not
+    # reported: sbatch reads the clock once per option, so the verdict could
+    # depend on a second ticking over.
+    for _, begin, deadline in _pair(ctx, "begin", "deadline", inherit=True):
         a, b = _moment(begin.value), _moment(deadline.value)
-        if a is None or b is None or a[0] != b[0] or not b[1] < a[1]:
+        if a is None or b is None:
             continue
+        if a[0] == b[0]:
+            if not b[1] < a[1]:
+                continue
+        else:
+            now = _dt.datetime.now().timestamp()
+            start = a[1] + (now if a[0] == "now" else 0)
+            end = b[1] + (now if b[0] == "now" else 0)
+            if not end + _CLOCK_MARGIN < start:
+                continue
         ctx.report(
             "SB128", deadline.directive.span,
             f"`--deadline={deadline.raw}` is earlier than `--begin={begin.raw}`"
@@ -508,8 +566,8 @@ RULES = (
     """),
     Rule("SB128", "deadline-before-begin", "error", check_deadline_before_begin, """
         ## What it does
-        Finds a `--deadline` earlier than `--begin`, when both are full dates (or `uts` times)
-        or both are `now[+N unit]`.
+        Finds a `--deadline` earlier than `--begin`, when both are full dates (or `uts` times),
+        both are `now[+N unit]`, or one of each lies days before the other.
 
         ## Why is this bad?
         A job that may not start before its begin time cannot finish before an earlier deadline;

@@ -15,6 +15,8 @@ checked case by case against sbatch 22.05.8 with ``--test-only``:
 * An untyped record with a count next to a typed one is refused ("with and
   without type identification"); untyped ``--mem-per-gpu``/``--cpus-per-gpu``
   alone merge into typed records.
+* Two GPU types in one job together with ``--cpus-per-gpu`` are left to the
+  controller (sbatch printed a record's error but still submitted the job).
 * Each record is checked in turn against the job's geometry: the node range
   (``-N``, raised to the ``--nodelist`` host count on 22.05, lowered to ``-n``
   when that is smaller), the task count (``-n``; on 22.05 a fixed ``-N k``
@@ -42,6 +44,7 @@ _FIELD_OF = {"gpus": "job", "gpus-per-node": "node", "gres": "node",
 _SHOWN = {"job": "--gpus", "node": "--gpus-per-node", "socket": "--gpus-per-socket",
           "task": "--gpus-per-task"}
 _UNKNOWN = object()  # a count Slurm derives in a way this model does not follow
+_LAYOUT = ("threads-per-core", "ntasks-per-core", "cores-per-socket", "sockets-per-node")
 
 
 @attrs.define
@@ -116,6 +119,7 @@ class _Geometry:
     ntasks_per_node: object = None
     sockets_per_node: object = None
     ntasks_per_socket: object = None
+    tasks_from_hosts: bool = False  # -m arbitrary: the task count is the host count
 
 
 def geometry(request, version) -> _Geometry:
@@ -144,30 +148,58 @@ def geometry(request, version) -> _Geometry:
             n_min = max(n_min, hosts)
     ntasks = _count(request, "ntasks")
     if isinstance(ntasks, int) and isinstance(n_min, int) and ntasks < n_min:
-        n_min = ntasks  # "can't run N processes on M nodes, setting nnodes to N"
-        if isinstance(n_max, int):
-            n_max = ntasks
+        n_min = n_max = ntasks  # "can't run N processes on M nodes, setting nnodes to N"
     if isinstance(ntasks, int) and isinstance(n_max, int) and n_max > ntasks:
         n_max = ntasks
     g.min_nodes, g.max_nodes = n_min, n_max
     per_node = _count(request, "ntasks-per-node")
     g.ntasks_per_node = per_node
-    # The task count: -n; on 22.05 also implied by a fixed -N k (k tasks, or
-    # k x --ntasks-per-node) or by --ntasks-per-node alone; a -N range or a
-    # node list alone implies none (all checked against sbatch 22.05.8).
+    # The task count: -n; on 22.05 also implied by a fixed -N k (k tasks unless
+    # -c is given, or k x --ntasks-per-node) or by --ntasks-per-node alone; a -N
+    # range or a node list alone implies none (all checked against sbatch 22.05.8).
+    # With -m arbitrary the task count is the number of distinct listed hosts.
+    arbitrary = _arbitrary(request)
+    zero_nodes = request.get("nodes") is not None and nodes is None
     if ntasks is not None:
         g.num_tasks = ntasks
-    elif request.get("extra-node-info") is not None:
+    elif arbitrary and version < (23, 2):
+        # (with --ntasks-per-node the count is something else: not followed)
+        hosts = count_hosts(nodelist.raw) if nodelist is not None and per_node is None else None
+        g.num_tasks = hosts if hosts is not None else _UNKNOWN
+        g.tasks_from_hosts = hosts is not None
+    elif request.get("extra-node-info") is not None and nodes is None and not listed:
+        # -B S:C:T alone implies S x C x T tasks (a missing level counts 1:
+        # `--gpus=2 --gpus-per-task=1 -B 1` is refused by 22.05.8)
+        product = _layout_product(request)
+        g.num_tasks = product if version < (23, 2) and isinstance(product, int) else _UNKNOWN
+    elif (zero_nodes or (listed and nodes is None)) and any(
+            request.get(n) is not None for n in _LAYOUT[:1] + _LAYOUT[2:]):
+        # A node list with a socket/core/thread count implies hosts x S x C x T
+        # tasks (`-w v100-01 --sockets-per-node=1 --gpus=2 --gpus-per-task=1` is
+        # refused by 22.05.8; with --ntasks-per-core alone none is implied)
+        product = _layout_product(request)
         g.num_tasks = _UNKNOWN
+        if (version < (23, 2) and not zero_nodes and isinstance(n_min, int) and isinstance(product, int)
+                and per_node is None):
+            g.num_tasks = n_min * product
     elif version >= (23, 2):
-        g.num_tasks = _UNKNOWN if (nodes is not None or per_node is not None) else None
+        g.num_tasks = _UNKNOWN if (nodes is not None or per_node is not None or arbitrary) else None
     elif nodes is not None:
-        if not isinstance(n_min, int) or nodes.value.minimum != nodes.value.maximum:
+        # "fixed" after the node list raised the minimum: `-w n[01-03] -N 2-3` is 3 nodes
+        if not isinstance(n_min, int) or n_min != n_max:
             g.num_tasks = _UNKNOWN if not isinstance(n_min, int) else None
         elif isinstance(per_node, int):
-            g.num_tasks = nodes.value.minimum * per_node
-        else:
-            g.num_tasks = _UNKNOWN if per_node is _UNKNOWN else nodes.value.minimum
+            g.num_tasks = n_min * per_node
+        elif per_node is _UNKNOWN:
+            g.num_tasks = _UNKNOWN
+        elif _layout_product(request) is not None:
+            # -N k with sockets/cores/threads implies k x S x C x T tasks, with or
+            # without -c (`-N 1 --threads-per-core=2 --gpus=1 --gpus-per-task=1`
+            # and `-B 2:1:1 -c 2 --gpus=1 --gpus-per-task=1` are refused)
+            product = _layout_product(request)
+            g.num_tasks = n_min * product if isinstance(product, int) else _UNKNOWN
+        elif request.get("cpus-per-task") is None:
+            g.num_tasks = n_min  # with -c (and no --ntasks-per-node) none is implied
     elif per_node is not None:
         g.num_tasks = _UNKNOWN if listed else per_node
     sockets = _count(request, "sockets-per-node")
@@ -176,6 +208,43 @@ def geometry(request, version) -> _Geometry:
     g.sockets_per_node = sockets
     g.ntasks_per_socket = _count(request, "ntasks-per-socket")
     return g
+
+
+def _layout_product(request):
+    """Sockets x cores x threads asked for (-B and the per-level options), None if none.
+
+    A missing level counts 1; _UNKNOWN when a level is a range or set twice.
+    """
+    names = ("sockets-per-node", "cores-per-socket", "threads-per-core")
+    b = request.get("extra-node-info")
+    if b is None and not any(request.get(n) is not None for n in names):
+        return None
+    levels = list(getattr(getattr(b, "value", None), "levels", None) or ()) if b is not None else []
+    if b is not None and not levels:
+        return _UNKNOWN
+    levels += [None] * (3 - len(levels))
+    product = 1
+    for level, name in zip(levels, names):
+        explicit = _count(request, name)
+        if explicit is not None and level is not None:
+            return _UNKNOWN  # both -B and the option: the order decides
+        if explicit is not None:
+            if not isinstance(explicit, int):
+                return _UNKNOWN
+            product *= explicit
+        elif level is not None:
+            if not isinstance(level, tuple) or level[0] != level[1]:
+                return _UNKNOWN
+            product *= level[0]
+    return product
+
+
+def _arbitrary(request) -> bool:
+    dist = request.get("distribution")
+    levels = getattr(getattr(dist, "value", None), "levels", None)
+    if dist is not None and levels is None:
+        return True  # invalid: other rules report it; assume the worst
+    return bool(levels) and levels[0] == "arbitrary"
 
 
 def _known(*values) -> bool:
@@ -264,6 +333,13 @@ def _test_record(r: _Record, g: _Geometry) -> tuple[str, str, Directive] | None:
             return "SB145", (f"{r.shown('socket')} with {r.shown('task')} makes {per_socket}"
                              f" task{'s' if per_socket != 1 else ''} per socket, not"
                              f" `--ntasks-per-socket={g.ntasks_per_socket}`"), at("socket", "task")
+    if (not r.job and r.task and g.tasks_from_hosts and isinstance(g.num_tasks, int)
+            and isinstance(g.min_nodes, int) and g.num_tasks * r.task < g.min_nodes):
+        # With -m arbitrary, --gpus-per-task becomes a job total (tasks x per task):
+        # `-m arbitrary -w n[01-02] --gpus-per-task=1 -N 3` fails with "--gpus < -N".
+        return "SB144", (f"{r.shown('task')} for the {g.num_tasks} listed host(s) of the arbitrary"
+                         f" distribution is fewer GPUs than the {g.min_nodes} nodes the job asks for"
+                         " (\"--gpus < -N\")"), at("task")
     if r.job and isinstance(g.min_nodes, int) and r.job < g.min_nodes:
         return "SB144", (f"{r.shown('job')} is fewer GPUs than the {g.min_nodes} nodes the job"
                          " asks for; every node needs at least one (\"--gpus < -N\")"), at("job")
@@ -288,6 +364,12 @@ def check_gpu_counts(ctx: Context) -> None:
         untyped = [r for r in records if r.type is None]
         if typed and untyped:
             _report_mixed(ctx, untyped[0], typed[0])
+            continue
+        if len(typed) > 1 and request.get("cpus-per-gpu") is not None:
+            # Two GPU types with --cpus-per-gpu: sbatch 22.05.8 printed the
+            # per-record error (`--gpus-per-task=v100:1 --gres=gpu:a100:4
+            # --cpus-per-gpu=1`: "--gpus-per-task used without ...") yet went on
+            # to the controller; without --cpus-per-gpu the error is fatal.
             continue
         g = geometry(request, ctx.version)
         for record in records:
@@ -357,6 +439,8 @@ def check_per_gpu_without_gpu(ctx: Context) -> None:
             continue
         if not gpu_records(request)[1] or requests_gpu(request):
             continue  # GPUs requested, or an invalid GPU value that other rules report
+        if request.get("ntasks-per-gpu") is not None or request.get("ntasks-per-tres") is not None:
+            continue  # GPUs generated from the task count (`-N 1 --ntasks-per-gpu=1` is enough)
         for setting in present:
             instead = "--mem-per-cpu" if setting.name == "mem-per-gpu" else "--cpus-per-task"
             ctx.report(
@@ -377,14 +461,47 @@ def check_ntasks_per_gpu(ctx: Context) -> None:
         request = component.request
         npg = request.get("ntasks-per-gpu")
         npt = request.get("ntasks-per-tres")
-        if npg is not None and _ntasks_per_gpu_clash(ctx, request, npg, npt):
+        if (npg is not None or npt is not None) and _ntasks_per_gpu_clash(ctx, request, npg, npt):
             continue
         setting = npg if npg is not None else npt
         if setting is None or not isinstance(_count(request, setting.name), int):
             continue
         if not gpu_records(request)[1] or requests_gpu(request):
             continue
-        if geometry(request, ctx.version).num_tasks is not None:
+        per, ntasks = _count(request, setting.name), _count(request, "ntasks")
+        g = geometry(request, ctx.version)
+        explicit = g.tasks_from_hosts or isinstance(ntasks, int)
+        if (isinstance(per, int) and per > 0 and explicit and isinstance(g.num_tasks, int)
+                and isinstance(g.min_nodes, int)):
+            # The GPUs are generated as a job total, tasks / per, which then has to
+            # cover the nodes (`-N 2 -n 2 --ntasks-per-gpu=2` and `-m arbitrary
+            # -w n[01-02] --ntasks-per-gpu=2` fail with "--gpus < -N" on 22.05.8;
+            # a count implied by -N is not checked:
+            # `-N 2 --ntasks-per-gpu=2` is accepted).
+            gpus = g.num_tasks // per
+            if 0 < gpus < g.min_nodes:
+                ctx.report(
+                    "SB144", setting.directive.span,
+                    f"`--{setting.name}={per}` with {g.num_tasks} tasks makes {gpus} GPU"
+                    f"{'s' if gpus != 1 else ''} in total, fewer than the {g.min_nodes} nodes of the"
+                    " job; sbatch refuses it (\"--gpus < -N\"). Give `--gpus-per-node` or more tasks",
+                )
+                continue
+        if isinstance(ntasks, int):
+            # Without a GPU count the GPUs come from -n, which must divide evenly
+            # (`--ntasks-per-gpu=2 -n 3` fails on 22.05.8; an implied count is not checked).
+            # With -n below it the generated GPU count is 0 and sbatch only logs
+            # "Failed to add generated GRES gres:gpu:0" (`-n 1 --ntasks-per-gpu=2` is accepted).
+            if per and ntasks >= per and ntasks % per:
+                ctx.report(
+                    "SB148", request.get("ntasks").directive.span,
+                    f"`--ntasks={ntasks}` is not a multiple of `--{setting.name}={per}`, and no GPU"
+                    " count is given to work from; sbatch refuses the job (\"-n/--ntasks has to"
+                    " be a multiple of --ntasks-per-gpu\"). Make the task count a multiple, or"
+                    " give `--gpus`",
+                )
+            continue
+        if g.num_tasks is not None or _nodes_known(request):
             continue
         ctx.report(
             "SB149", setting.directive.span,
@@ -394,21 +511,39 @@ def check_ntasks_per_gpu(ctx: Context) -> None:
         )
 
 
+def _nodes_known(request) -> bool:
+    # A fixed node count is enough for --ntasks-per-gpu even when -c keeps it
+    # from implying tasks: sbatch 22.05.8 accepts `-N 1 -c 1` next to
+    # --ntasks-per-gpu=1, but refuses a range such as `-N 1-2`, `-N 0`, and a
+    # node list without -m arbitrary.
+    nodes = request.get("nodes")
+    if nodes is None:
+        return False
+    value = nodes.value
+    minimum, maximum = getattr(value, "minimum", None), getattr(value, "maximum", None)
+    if not isinstance(minimum, int) or not isinstance(maximum, int):
+        return True  # invalid: other rules report it
+    return 0 < minimum == maximum
+
+
 def _ntasks_per_gpu_clash(ctx: Context, request, npg, npt) -> bool:
+    # --ntasks-per-tres sets the same field, so it clashes the same way
+    # (`--gpus-per-task=1 -N 1 --ntasks-per-tres=1` fails on 22.05.8).
+    mine = npg if npg is not None else npt
     for other in ("gpus-per-task", "gpus-per-socket", "ntasks-per-node"):
         setting = request.get(other)
         if setting is None:
             continue
-        later = max(first_occurrence(npg), first_occurrence(setting), key=lambda d: d.span.start)
+        later = max(first_occurrence(mine), first_occurrence(setting), key=lambda d: d.span.start)
         ctx.report(
             "SB148", later.span,
-            f"`--ntasks-per-gpu` cannot be combined with `--{other}`; sbatch stops with"
+            f"`--{mine.name}` cannot be combined with `--{other}`; sbatch stops with"
             f" \"--{other} is mutually exclusive with --ntasks-per-gpu\". Use one way of"
             " tying tasks to GPUs",
         )
         return True
     a, b = _count(request, "ntasks-per-gpu"), _count(request, "ntasks-per-tres")
-    if npt is not None and _known(a, b) and a != b:
+    if npg is not None and npt is not None and _known(a, b) and a != b:
         later = max(npg.directive, npt.directive, key=lambda d: d.span.start)
         ctx.report(
             "SB148", later.span,
@@ -537,8 +672,9 @@ RULES = (
         _GRES_REF,
     )),
     Rule("SB148", "ntasks-per-gpu-conflict", "error", check_ntasks_per_gpu, _doc(
-        "Finds `--ntasks-per-gpu` together with `--gpus-per-task`, `--gpus-per-socket` or"
-        " `--ntasks-per-node`, or with a different `--ntasks-per-tres`.",
+        "Finds `--ntasks-per-gpu` (or `--ntasks-per-tres`) together with `--gpus-per-task`,"
+        " `--gpus-per-socket` or `--ntasks-per-node`, with a different `--ntasks-per-tres`, or, when no"
+        " GPU count is given, with a `--ntasks` that is not a multiple of it.",
         "These options tie tasks to GPUs in incompatible ways; sbatch stops with e.g."
         " `--ntasks-per-node is mutually exclusive with --ntasks-per-gpu and SLURM_NTASKS_PER_GPU`.",
         "#SBATCH --gpus=4\n#SBATCH --ntasks-per-gpu=2\n#SBATCH --ntasks-per-node=8\n",

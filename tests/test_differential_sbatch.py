@@ -27,7 +27,7 @@ from hypothesis import HealthCheck, example, given, settings
 
 from slurmspec.lint import lint_text, refuses
 from tests.slurm_cluster import SbatchOutcome, SlurmCluster
-from tests.strategies import sbatch_odd_scripts, sbatch_scripts
+from tests.strategies import sbatch_conflict_scripts, sbatch_odd_scripts, sbatch_scripts
 
 pytestmark = pytest.mark.slurm
 
@@ -214,6 +214,61 @@ def test_script_level_agrees_with_sbatch(slurm_cluster: SlurmCluster) -> None:
     odd()
     print(f"script-level: compared={tally['compared']} skipped={tally['skipped']}")
     assert tally["compared"] >= 100, f"too few compared cases: {dict(tally)}"
+
+
+def test_conflicts_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
+    """Headers mixing the options sbatch checks against each other (rules/conflicts*.py)."""
+    tally: Counter[str] = Counter()
+
+    @settings(max_examples=1200, deadline=None, suppress_health_check=_HEALTH)
+    @given(script=sbatch_conflict_scripts())
+    # Disagreements found by this test (fixed in rules/conflicts.py, conflicts_gpu.py):
+    # which options imply a task count for the GPU checks on 22.05 ...
+    @example(script=_s("#SBATCH -w v100-[01-03] --gpus-per-task=1"))
+    @example(script=_s("#SBATCH --gpus-per-task=1 -N 0"))
+    @example(script=_s("#SBATCH --gpus-per-task=1", "#SBATCH -N 1", "#SBATCH -c 1"))
+    @example(script=_s("#SBATCH -w v100-[01-03] --gpus-per-task=1 -N 2-3"))
+    @example(script=_s("#SBATCH --gpus-per-task=1", "#SBATCH -N 1-2", "#SBATCH -B 2:1:1"))
+    @example(script=_s("#SBATCH --gpus=1 --gpus-per-task=1 -B 2:1:1"))
+    @example(script=_s("#SBATCH --gpus=2 --gpus-per-task=1 -B 1"))
+    @example(script=_s("#SBATCH --gpus=2 --gpus-per-task=1 -c 1 -B 1"))
+    @example(script=_s("#SBATCH --gpus=1 -N 1 --gpus-per-task=1 --sockets-per-node=2"))
+    @example(script=_s("#SBATCH --gpus=4 --gpus-per-task=1 -B 2:1:1 --threads-per-core=2"))
+    @example(script=_s("#SBATCH --gpus=2", "#SBATCH --gpus-per-task=1 -N 1 --ntasks-per-core=1"))
+    @example(script=_s("#SBATCH --gpus-per-task=1 -N 1 -c 1 --gpus-per-socket=2 --sockets-per-node=1"))
+    @example(script=_s("#SBATCH -m arbitrary -w v100-[01-02] --gpus-per-task=1 -N 3"))
+    @example(script=_s("#SBATCH --gpus-per-task=1 -m arbitrary -w v100-01 -N 2 --ntasks-per-node=1"))
+    # ... --ntasks-per-gpu/--ntasks-per-tres ...
+    @example(script=_s("#SBATCH --gpus-per-task=1", "#SBATCH -N 1", "#SBATCH --ntasks-per-tres=1"))
+    @example(script=_s("#SBATCH --ntasks-per-gpu=1 --ntasks-per-tres=1 -m arbitrary -w v100-01"))
+    @example(script=_s("#SBATCH --ntasks-per-gpu=1 -w v100-01 --threads-per-core=1"))
+    @example(script=_s("#SBATCH --ntasks-per-gpu=1 -w v100-01 --ntasks-per-core=1"))
+    @example(script=_s("#SBATCH --gpus-per-task=1 --sockets-per-node=1 -w v100-01"))
+    @example(script=_s("#SBATCH --gpus=2 --gpus-per-task=1 --sockets-per-node=1 -w v100-01"))
+    @example(script=_s("#SBATCH --ntasks-per-gpu=2 -m arbitrary -w v100-01 -n 3"))
+    @example(script=_s("#SBATCH -m arbitrary -w v100-01 -n 1 --ntasks-per-gpu=2"))
+    @example(script=_s("#SBATCH -m arbitrary -w v100-[01-02] --ntasks-per-gpu=2"))
+    @example(script=_s("#SBATCH -N 2 --ntasks-per-gpu=2"))
+    @example(script=_s("#SBATCH -N 2 -n 2 --ntasks-per-gpu=2"))
+    @example(script=_s("#SBATCH -n 1 --gpus-per-node=1 -w v100-[01-02] --gpus=2"))
+    @example(script=_s("#SBATCH --gpus=0 -N 1 --mem-per-gpu=1G --ntasks-per-gpu=1"))
+    @example(script=_s("#SBATCH --cpus-per-gpu=1 --gpus-per-task=v100:1 --gres=gpu:a100:4"))
+    @example(script=_s("#SBATCH --gpus=v100:2 --gpus-per-task=a100:2"))
+    @example(script=_s("#SBATCH --gpus-per-task=1 --gpus=1 -N 1 --threads-per-core=2"))
+    @example(script=_s("#SBATCH --gpus-per-task=1 --gpus=2 -N 1 --threads-per-core=2"))
+    # ... and hetjob inheritance and clocks.
+    @example(script=_s("#SBATCH --time-min=2:00:00", "#SBATCH hetjob", "#SBATCH -t 10"))
+    @example(script=_s("#SBATCH --deadline=now+90minutes --time-min=2:00:00"))
+    @example(script=_s("#SBATCH --bbf=/etc/passwd", "#SBATCH hetjob", "#SBATCH --bb=capacity=1G"))
+    @example(script=_s("#SBATCH --begin=2031-01-02", "#SBATCH hetjob", "#SBATCH --deadline=2031-01-01"))
+    @example(script=_s("#SBATCH --begin=2031-01-02", "#SBATCH --deadline=now+90minutes"))
+    def conflicts(script: str) -> None:
+        check(slurm_cluster, script, tally, "conflicts")
+
+    conflicts()
+    COUNTS["conflicts:finished"] = 1
+    print(f"conflicts: compared={tally['compared']} skipped={tally['skipped']}")
+    assert tally["compared"] >= 600, f"too few compared cases: {dict(tally)}"
 
 
 # ------------------------------------------------------------------- table
