@@ -19,11 +19,17 @@ checked case by case against sbatch 22.05.8 with ``--test-only``:
   controller (sbatch printed a record's error but still submitted the job).
 * Each record is checked in turn against the job's geometry: the node range
   (``-N``, raised to the ``--nodelist`` host count on 22.05, lowered to ``-n``
-  when that is smaller), the task count (``-n``; on 22.05 a fixed ``-N k``
-  implies k tasks, times ``--ntasks-per-node``, and ``--ntasks-per-node``
-  alone implies that many), ``--ntasks-per-node``, ``--sockets-per-node``
-  (or ``-B``) and ``--ntasks-per-socket``. Counts implied by one check feed
-  the next, as in Slurm.
+  when that is smaller), the task count, ``--ntasks-per-node``,
+  ``--sockets-per-node`` (or ``-B``) and ``--ntasks-per-socket``. Counts
+  implied by one check feed the next, as in Slurm.
+* The task count is ``-n``; on 22.05 sbatch also implies one (see
+  `geometry()`): a fixed ``-N k`` gives k tasks (none with ``-c``), times
+  ``--ntasks-per-node`` or times sockets × cores × threads when those are
+  given (also with ``-c``); ``--ntasks-per-node`` or ``-B`` alone, and a node
+  list with socket/core/thread counts, imply their product; ``-m arbitrary``
+  gives one task per distinct listed host. A ``-N`` range implies nothing.
+  With ``-m arbitrary`` or an explicit ``-n``, ``--ntasks-per-gpu`` and
+  ``--gpus-per-task`` turn into a GPU total that must cover ``-N``.
 
 From 23.02 the client no longer derives the task count from ``-N`` and
 ``--ntasks-per-node``; there, any check that would need an implied count is
