@@ -69,13 +69,4 @@ def test_every_rule_has_a_triggering_and_a_silent_fixture():
         code for code in registry()
         if not (True in by_code.get(code, []) and False in by_code.get(code, []))
     ]
-    # Rules written before the fixture layout existed are listed until they get fixtures.
-    assert not [code for code in missing if code not in _GRANDFATHERED], missing
-
-
-# Parse and reject rules of the first issue are covered by tests/test_directives.py,
-# the rule-doc examples and the differential tests against real sbatch.
-_GRANDFATHERED = frozenset(
-    "SB001 SB002 SB003 SB004 SB005 SB006 SB007 SB008 SB009 SB010 SB101 SB102 SB103 SB104 SB105 "
-    "SB110 SB111 SB112 SB113 SB114 SB115 SB116 SB117 SB118 SB119 SB120 SB121 SB122 SB123 SB124".split()
-)
+    assert missing == []
