@@ -233,7 +233,13 @@ def _layout_product(request):
     for level, name in zip(levels, names):
         explicit = _count(request, name)
         if explicit is not None and level is not None:
-            return _UNKNOWN  # both -B and the option: the order decides
+            # Both -B and the per-level option set the same field: the one set
+            # last wins (`-B 2:1:1 --sockets-per-node=2 --gpus=1 --gpus-per-task=1`
+            # implies 2 tasks and is refused by 22.05.8).
+            if request.get(name).directive.span.start > b.directive.span.start:
+                level = None
+            else:
+                explicit = None
         if explicit is not None:
             if not isinstance(explicit, int):
                 return _UNKNOWN

@@ -234,6 +234,8 @@ def test_conflicts_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
     @example(script=_s("#SBATCH --gpus=2 --gpus-per-task=1 -c 1 -B 1"))
     @example(script=_s("#SBATCH --gpus=1 -N 1 --gpus-per-task=1 --sockets-per-node=2"))
     @example(script=_s("#SBATCH --gpus=4 --gpus-per-task=1 -B 2:1:1 --threads-per-core=2"))
+    @example(script=_s("#SBATCH --gpus-per-task=1", "#SBATCH -N 1 -N 1", "#SBATCH --gpus=1 --mem=1G",
+                       "#SBATCH -B 2:1:1 --exclusive --sockets-per-node=2"))
     @example(script=_s("#SBATCH --gpus=2", "#SBATCH --gpus-per-task=1 -N 1 --ntasks-per-core=1"))
     @example(script=_s("#SBATCH --gpus-per-task=1 -N 1 -c 1 --gpus-per-socket=2 --sockets-per-node=1"))
     @example(script=_s("#SBATCH -m arbitrary -w v100-[01-02] --gpus-per-task=1 -N 3"))
