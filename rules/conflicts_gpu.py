@@ -126,6 +126,9 @@ class _Geometry:
     sockets_per_node: object = None
     ntasks_per_socket: object = None
     tasks_from_hosts: bool = False  # -m arbitrary: the task count is the host count
+    # -B / --sockets/cores/threads-per-* with a fixed -N set the task count
+    # outright on 22.05 (_opt_verify: nodes x S x C x T), as if -n were given.
+    tasks_from_layout: bool = False
 
 
 def geometry(request, version) -> _Geometry:
@@ -168,6 +171,13 @@ def geometry(request, version) -> _Geometry:
     zero_nodes = request.get("nodes") is not None and nodes is None
     if ntasks is not None:
         g.num_tasks = ntasks
+    elif (arbitrary and version < (23, 2) and nodes is not None and isinstance(n_min, int)
+          and n_min == n_max and per_node is None and isinstance(_layout_product(request), int)):
+        # A layout count beats the host count (`-m arbitrary -w v100-01 -N 2
+        # --threads-per-core=1 --ntasks-per-gpu=2` fails with "--gpus < -N" on
+        # 22.05.8, without --threads-per-core it passes).
+        g.num_tasks = n_min * _layout_product(request)
+        g.tasks_from_layout = True
     elif arbitrary and version < (23, 2):
         # (with --ntasks-per-node the count is something else: not followed)
         hosts = count_hosts(nodelist.raw) if nodelist is not None and per_node is None else None
@@ -204,6 +214,7 @@ def geometry(request, version) -> _Geometry:
             # and `-B 2:1:1 -c 2 --gpus=1 --gpus-per-task=1` are refused)
             product = _layout_product(request)
             g.num_tasks = n_min * product if isinstance(product, int) else _UNKNOWN
+            g.tasks_from_layout = isinstance(product, int)
         elif request.get("cpus-per-task") is None:
             g.num_tasks = n_min  # with -c (and no --ntasks-per-node) none is implied
     elif per_node is not None:
@@ -482,7 +493,7 @@ def check_ntasks_per_gpu(ctx: Context) -> None:
             continue
         per, ntasks = _count(request, setting.name), _count(request, "ntasks")
         g = geometry(request, ctx.version)
-        explicit = g.tasks_from_hosts or isinstance(ntasks, int)
+        explicit = g.tasks_from_hosts or g.tasks_from_layout or isinstance(ntasks, int)
         if (isinstance(per, int) and per > 0 and explicit and isinstance(g.num_tasks, int)
                 and isinstance(g.min_nodes, int)):
             # The GPUs are generated as a job total, tasks / per, which then has to

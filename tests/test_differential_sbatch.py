@@ -236,6 +236,11 @@ def test_conflicts_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
     @example(script=_s("#SBATCH --gpus=4 --gpus-per-task=1 -B 2:1:1 --threads-per-core=2"))
     @example(script=_s("#SBATCH --gpus-per-task=1", "#SBATCH -N 1 -N 1", "#SBATCH --gpus=1 --mem=1G",
                        "#SBATCH -B 2:1:1 --exclusive --sockets-per-node=2"))
+    @example(script=_s("#SBATCH -w v100-01", "#SBATCH --threads-per-core=1", "#SBATCH -m arbitrary",
+                       "#SBATCH -w v100-01 --mem=1G --ntasks-per-gpu=2", "#SBATCH --mem=1G -N 2 -v"))
+    @example(script=_s("#SBATCH -w v100-01", "#SBATCH -N 2", "#SBATCH -m arbitrary", "#SBATCH -w v100-01",
+                       "#SBATCH --mem=1G", "#SBATCH --ntasks-per-gpu=1 --threads-per-core=1 -v"))
+    @example(script=_s("#SBATCH -w v100-01 --ntasks-per-gpu=2 --threads-per-core=1 -N 2"))
     @example(script=_s("#SBATCH --gpus=2", "#SBATCH --gpus-per-task=1 -N 1 --ntasks-per-core=1"))
     @example(script=_s("#SBATCH --gpus-per-task=1 -N 1 -c 1 --gpus-per-socket=2 --sockets-per-node=1"))
     @example(script=_s("#SBATCH -m arbitrary -w v100-[01-02] --gpus-per-task=1 -N 3"))
