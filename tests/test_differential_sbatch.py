@@ -241,6 +241,8 @@ def test_conflicts_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
     @example(script=_s("#SBATCH -w v100-01", "#SBATCH -N 2", "#SBATCH -m arbitrary", "#SBATCH -w v100-01",
                        "#SBATCH --mem=1G", "#SBATCH --ntasks-per-gpu=1 --threads-per-core=1 -v"))
     @example(script=_s("#SBATCH -w v100-01 --ntasks-per-gpu=2 --threads-per-core=1 -N 2"))
+    @example(script=_s("#SBATCH --gpus-per-task=1 --time-min=2:00:00", "#SBATCH --deadline=now+3hours --mem=1G -N 1",
+                       "#SBATCH --mem=1G --mem=1G --begin=now+2hours"))
     @example(script=_s("#SBATCH --gpus=2", "#SBATCH --gpus-per-task=1 -N 1 --ntasks-per-core=1"))
     @example(script=_s("#SBATCH --gpus-per-task=1 -N 1 -c 1 --gpus-per-socket=2 --sockets-per-node=1"))
     @example(script=_s("#SBATCH -m arbitrary -w v100-[01-02] --gpus-per-task=1 -N 3"))
