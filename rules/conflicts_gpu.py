@@ -171,11 +171,12 @@ def geometry(request, version) -> _Geometry:
     zero_nodes = request.get("nodes") is not None and nodes is None
     if ntasks is not None:
         g.num_tasks = ntasks
-    elif (arbitrary and version < (23, 2) and nodes is not None and isinstance(n_min, int)
-          and n_min == n_max and per_node is None and isinstance(_layout_product(request), int)):
+    elif (arbitrary and version < (23, 2) and isinstance(n_min, int) and n_max in (None, n_min)
+          and per_node is None and isinstance(_layout_product(request), int)):
         # A layout count beats the host count (`-m arbitrary -w v100-01 -N 2
         # --threads-per-core=1 --ntasks-per-gpu=2` fails with "--gpus < -N" on
-        # 22.05.8, without --threads-per-core it passes).
+        # 22.05.8, without --threads-per-core it passes; `-m arbitrary
+        # -w v100-[01-02] --sockets-per-node=2 --ntasks-per-gpu=2` passes: 4 tasks).
         g.num_tasks = n_min * _layout_product(request)
         g.tasks_from_layout = True
     elif arbitrary and version < (23, 2):
@@ -198,6 +199,7 @@ def geometry(request, version) -> _Geometry:
         if (version < (23, 2) and not zero_nodes and isinstance(n_min, int) and isinstance(product, int)
                 and per_node is None):
             g.num_tasks = n_min * product
+            g.tasks_from_layout = True  # `-w v100-[01-02] --sockets-per-node=1 --ntasks-per-gpu=2`: "--gpus < -N"
     elif version >= (23, 2):
         g.num_tasks = _UNKNOWN if (nodes is not None or per_node is not None or arbitrary) else None
     elif nodes is not None:

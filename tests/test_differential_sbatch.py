@@ -243,6 +243,10 @@ def test_conflicts_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
     @example(script=_s("#SBATCH -w v100-01 --ntasks-per-gpu=2 --threads-per-core=1 -N 2"))
     @example(script=_s("#SBATCH --gpus-per-task=1 --time-min=2:00:00", "#SBATCH --deadline=now+3hours --mem=1G -N 1",
                        "#SBATCH --mem=1G --mem=1G --begin=now+2hours"))
+    @example(script=_s("#SBATCH -m block", "#SBATCH -w v100-[01-02]", "#SBATCH --mem=1G",
+                       "#SBATCH --sockets-per-node=1", "#SBATCH --core-spec=1 --bbf=/etc/passwd --ntasks-per-gpu=2"))
+    @example(script=_s("#SBATCH --sockets-per-node=2", "#SBATCH -w v100-[01-02]", "#SBATCH --mem=1G",
+                       "#SBATCH -m arbitrary", "#SBATCH --core-spec=1 --bbf=/etc/passwd --ntasks-per-gpu=2"))
     @example(script=_s("#SBATCH --gpus=2", "#SBATCH --gpus-per-task=1 -N 1 --ntasks-per-core=1"))
     @example(script=_s("#SBATCH --gpus-per-task=1 -N 1 -c 1 --gpus-per-socket=2 --sockets-per-node=1"))
     @example(script=_s("#SBATCH -m arbitrary -w v100-[01-02] --gpus-per-task=1 -N 3"))
