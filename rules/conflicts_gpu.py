@@ -276,6 +276,24 @@ def _known(*values) -> bool:
     return all(isinstance(v, int) for v in values)
 
 
+_AGREES, _GIVE_UP = object(), object()
+
+
+def _settle(g: _Geometry, field: str, derived: int) -> object:
+    """Record a count one GPU option pair implies, as Slurm's GRES validation does.
+
+    Unknown so far: it becomes ``derived`` (``_AGREES``). Unknowable: ``_GIVE_UP``.
+    Otherwise ``_AGREES`` when it matches, else the conflicting known value.
+    """
+    known = getattr(g, field)
+    if known is None:
+        setattr(g, field, derived)
+        return _AGREES
+    if known is _UNKNOWN:
+        return _GIVE_UP
+    return _AGREES if known == derived else known
+
+
 def _test_record(r: _Record, g: _Geometry) -> tuple[str, str, Directive] | None:
     """(code, message, where) for the first inconsistency of one GPU record, else None.
 
@@ -312,25 +330,23 @@ def _test_record(r: _Record, g: _Geometry) -> tuple[str, str, Directive] | None:
         if r.node % r.socket:
             return "SB145", f"{r.shown('node')} is not a multiple of {r.shown('socket')}", at("node", "socket")
         sockets = r.node // r.socket
-        if g.sockets_per_node is None:
-            g.sockets_per_node = sockets
-        elif g.sockets_per_node is _UNKNOWN:
+        known = _settle(g, "sockets_per_node", sockets)
+        if known is _GIVE_UP:
             return None
-        elif g.sockets_per_node != sockets:
+        if known is not _AGREES:
             return "SB145", (f"{r.shown('node')} with {r.shown('socket')} means {sockets}"
                              f" socket{'s' if sockets != 1 else ''} per node, not"
-                             f" `--sockets-per-node={g.sockets_per_node}`"), at("node", "socket")
+                             f" `--sockets-per-node={known}`"), at("node", "socket")
     if r.job and r.task:
         if r.job % r.task:
             return "SB143", f"{r.shown('job')} is not a multiple of {r.shown('task')}", at("job", "task")
         tasks = r.job // r.task
-        if g.num_tasks is None:
-            g.num_tasks = tasks
-        elif g.num_tasks is _UNKNOWN:
+        known = _settle(g, "num_tasks", tasks)
+        if known is _GIVE_UP:
             return None
-        elif g.num_tasks != tasks:
+        if known is not _AGREES:
             return "SB143", (f"{r.shown('job')} with {r.shown('task')} makes {tasks}"
-                             f" task{'s' if tasks != 1 else ''}, but the job has {g.num_tasks}"
+                             f" task{'s' if tasks != 1 else ''}, but the job has {known}"
                              " (\"number of requested tasks differ from -n/--ntasks\")"), at("job", "task")
     elif r.task and g.num_tasks is None:
         return "SB141", "", at("task")
@@ -338,26 +354,24 @@ def _test_record(r: _Record, g: _Geometry) -> tuple[str, str, Directive] | None:
         if r.node % r.task:
             return "SB143", f"{r.shown('node')} is not a multiple of {r.shown('task')}", at("node", "task")
         per_node = r.node // r.task
-        if g.ntasks_per_node is None:
-            g.ntasks_per_node = per_node
-        elif g.ntasks_per_node is _UNKNOWN:
+        known = _settle(g, "ntasks_per_node", per_node)
+        if known is _GIVE_UP:
             return None
-        elif g.ntasks_per_node != per_node:
+        if known is not _AGREES:
             return "SB143", (f"{r.shown('node')} with {r.shown('task')} makes {per_node}"
                              f" task{'s' if per_node != 1 else ''} per node, not"
-                             f" `--ntasks-per-node={g.ntasks_per_node}`"), at("node", "task")
+                             f" `--ntasks-per-node={known}`"), at("node", "task")
     if r.socket and r.task:
         if r.socket % r.task:
             return "SB145", f"{r.shown('socket')} is not a multiple of {r.shown('task')}", at("socket", "task")
         per_socket = r.socket // r.task
-        if g.ntasks_per_socket is None:
-            g.ntasks_per_socket = per_socket
-        elif g.ntasks_per_socket is _UNKNOWN:
+        known = _settle(g, "ntasks_per_socket", per_socket)
+        if known is _GIVE_UP:
             return None
-        elif g.ntasks_per_socket != per_socket:
+        if known is not _AGREES:
             return "SB145", (f"{r.shown('socket')} with {r.shown('task')} makes {per_socket}"
                              f" task{'s' if per_socket != 1 else ''} per socket, not"
-                             f" `--ntasks-per-socket={g.ntasks_per_socket}`"), at("socket", "task")
+                             f" `--ntasks-per-socket={known}`"), at("socket", "task")
     if (not r.job and r.task and g.tasks_from_hosts and isinstance(g.num_tasks, int)
             and isinstance(g.min_nodes, int) and g.num_tasks * r.task < g.min_nodes):
         # With -m arbitrary, --gpus-per-task becomes a job total (tasks x per task):
