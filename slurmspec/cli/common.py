@@ -1,0 +1,79 @@
+"""What every command shares: exit codes, the argument parser class, reading input, configuration.
+
+Exit codes (stable): 0 no finding at or above the failure level, 1 findings
+(or, with ``--diff``, a change would be made), 2 usage error (including a
+broken configuration file), unreadable path or internal error. A broken script
+is a finding, never exit 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Sequence
+
+EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> None:  # argparse exits 2 with usage, as we want
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_ERROR, f"slurmspec: error: {message}\n")
+
+
+def version_arg(text: str):
+    from slurmspec.version import parse_version
+
+    try:
+        return parse_version(text)
+    except ValueError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+
+
+def codes_arg(text: str) -> list[str]:
+    return [part.strip() for part in text.split(",") if part.strip()]
+
+
+def add_common(sub: argparse.ArgumentParser) -> None:
+    """--slurm-version, --config and --no-config, for every command that reads scripts."""
+    from slurmspec.version import DEFAULT, SUPPORTED
+
+    sub.add_argument(
+        "--slurm-version", type=version_arg, default=None, metavar="X.Y",
+        help=f"target Slurm release, one of {', '.join(SUPPORTED)} "
+             f"(default: the configuration's, else {DEFAULT})",
+    )
+    where = sub.add_mutually_exclusive_group()
+    where.add_argument("--config", default=None, metavar="PATH",
+                       help="use this slurmspec.toml or pyproject.toml instead of searching for one")
+    where.add_argument("--no-config", action="store_true",
+                       help="ignore configuration files")
+
+
+def error(message: str) -> int:
+    sys.stderr.write(f"slurmspec: error: {message}\n")
+    return EXIT_ERROR
+
+
+def read_input(path: str) -> bytes:
+    if path == "-":
+        return sys.stdin.buffer.read()
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def unknown_selectors(selectors: Sequence[str]) -> str | None:
+    from slurmspec.lint.config import check_selector
+
+    for selector in selectors:
+        try:
+            check_selector(selector, ValueError)
+        except ValueError as exc:
+            return str(exc)
+    return None
+
+
+def configs(args: argparse.Namespace):
+    from slurmspec.lint.config import ConfigCache
+
+    return ConfigCache(args.config, enabled=not args.no_config)

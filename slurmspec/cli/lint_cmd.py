@@ -1,0 +1,133 @@
+"""``slurmspec lint``: report problems in batch scripts."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import IO, Iterator, Sequence
+
+from slurmspec.report import FORMATS
+from slurmspec.cli.common import (
+    EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, add_common, codes_arg, configs, error, read_input, unknown_selectors,
+)
+
+# Files picked up when a folder is given: batch-script suffixes always, shell
+# scripts only when they contain a directive (linting every shell script
+# blindly would be noise).
+_SCRIPT_SUFFIXES = (".sbatch", ".slurm", ".sub", ".job")
+_SHELL_SUFFIXES = (".sh", ".bash")
+
+
+def add_parser(commands) -> None:
+    lint = commands.add_parser("lint", help="report problems in batch scripts")
+    lint.add_argument("paths", nargs="+", metavar="PATH", help="files or folders; - reads standard input")
+    lint.add_argument("--format", choices=FORMATS, default="text")
+    lint.add_argument("--select", type=codes_arg, default=[], metavar="CODES",
+                      help="only these codes, code prefixes or rule names (comma-separated)")
+    lint.add_argument("--extend-select", type=codes_arg, default=[], metavar="CODES",
+                      help="add these to the selected codes (comma-separated)")
+    lint.add_argument("--ignore", type=codes_arg, default=[], metavar="CODES",
+                      help="skip these codes, code prefixes or rule names (comma-separated), "
+                           "besides the configuration's")
+    lint.add_argument("--fail-on", choices=("error", "warning", "info"), default=None,
+                      help="lowest severity that makes the exit code 1 (default: the configuration's, else warning)")
+    lint.add_argument("--no-suppress", action="store_true",
+                      help="disregard `# slurmspec: ignore[...]` comments")
+    lint.add_argument("--stdin-filename", default=None, help="name to show for standard input")
+    add_common(lint)
+
+
+
+def _discover(paths: Sequence[str], errors: list[str]) -> Iterator[str]:
+    for path in paths:
+        if path == "-" or os.path.isfile(path):
+            yield path
+        elif os.path.isdir(path):
+            yield from _walk(path)
+        else:
+            errors.append(f"{path}: no such file or folder")
+
+
+def _walk(folder: str) -> Iterator[str]:
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+        for name in sorted(files):
+            full = os.path.join(root, name)
+            if name.endswith(_SCRIPT_SUFFIXES):
+                yield full
+            elif name.endswith(_SHELL_SUFFIXES) and _has_directive(full):
+                yield full
+
+
+def _has_directive(path: str) -> bool:
+    try:
+        with open(path, "rb") as handle:
+            return b"#SBATCH" in handle.read()
+    except OSError:
+        return False
+
+
+class _Settings:
+    """Effective settings for one file: configuration merged with the command line."""
+
+    def __init__(self, args: argparse.Namespace, config, path: str | None) -> None:
+        from slurmspec.lint.engine import select_rules
+        from slurmspec.version import NEWEST
+
+        select = args.select or config.select
+        extend = args.extend_select if args.select else (*config.extend_select, *args.extend_select)
+        ignore = (*config.ignore, *args.ignore, *config.ignores_for(path))
+        self.rules = select_rules(select, ignore, extend)
+        self.severity = config.severities(rule.code for rule in self.rules)
+        self.version = args.slurm_version or config.slurm_version or NEWEST
+        self.fail_on = args.fail_on or config.fail_on or "warning"
+
+
+def run(args: argparse.Namespace, out: IO[str]) -> int:
+    from slurmspec.lint.config import ConfigError
+    from slurmspec.lint.diagnostic import severity_rank
+    from slurmspec.lint.engine import lint_script
+    from slurmspec.parser.script import parse_script
+
+    problem = unknown_selectors([*args.select, *args.extend_select, *args.ignore])
+    if problem:
+        return error(f"--select/--extend-select/--ignore: {problem}")
+    try:
+        config_cache = configs(args)
+    except ConfigError as exc:
+        return error(str(exc))
+    settings_cache: dict = {}
+    errors: list[str] = []
+    results = []
+    for path in _discover(args.paths, errors):
+        shown = (args.stdin_filename or "<stdin>") if path == "-" else path
+        located = args.stdin_filename if path == "-" else path
+        try:
+            config = config_cache.for_path(located)
+        except ConfigError as exc:
+            return error(str(exc))
+        key = (config, config.ignores_for(located))
+        if key not in settings_cache:
+            settings_cache[key] = _Settings(args, config, located)
+        settings = settings_cache[key]
+        try:
+            data = read_input(path)
+        except OSError as exc:
+            errors.append(f"{shown}: cannot read: {exc.strerror or exc}")
+            continue
+        script = parse_script(data, shown, settings.version)
+        found = lint_script(script, settings.rules, severity=settings.severity, suppress=not args.no_suppress)
+        results.append((script, found, settings.fail_on))
+
+    from slurmspec.report import write_report
+
+    write_report(args.format, [(script, found) for script, found, _ in results], out)
+    for message in errors:
+        sys.stderr.write(f"slurmspec: error: {message}\n")
+    if errors:
+        return EXIT_ERROR
+    failing = any(
+        severity_rank(d.severity) >= severity_rank(fail_on) for _, found, fail_on in results for d in found
+    )
+    return EXIT_FINDINGS if failing else EXIT_OK
