@@ -36,6 +36,9 @@ def add_parser(commands) -> None:
                       help="disregard `# slurmspec: ignore[...]` comments")
     lint.add_argument("--stdin-filename", default=None, help="name to show for standard input")
     add_common(lint)
+    from slurmspec.cli import fixing
+
+    fixing.add_arguments(lint)
 
 
 
@@ -90,6 +93,12 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.lint.engine import lint_script
     from slurmspec.parser.script import parse_script
 
+    if args.unsafe_fixes and not (args.fix or args.diff):
+        return error("--unsafe-fixes needs --fix or --diff")
+    if args.show_fixes and not (args.fix or args.diff):
+        return error("--show-fixes needs --fix or --diff")
+    if args.fix and args.diff:
+        return error("--fix writes the files and --diff writes nothing: give one of them")
     problem = unknown_selectors([*args.select, *args.extend_select, *args.ignore])
     if problem:
         return error(f"--select/--extend-select/--ignore: {problem}")
@@ -100,6 +109,10 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     settings_cache: dict = {}
     errors: list[str] = []
     results = []
+    fixing = None
+    if args.fix or args.diff:
+        from slurmspec.cli import fixing
+    fixed = []
     for path in _discover(args.paths, errors):
         shown = (args.stdin_filename or "<stdin>") if path == "-" else path
         located = args.stdin_filename if path == "-" else path
@@ -116,17 +129,30 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
         except OSError as exc:
             errors.append(f"{shown}: cannot read: {exc.strerror or exc}")
             continue
-        script = parse_script(data, shown, settings.version)
-        found = lint_script(script, settings.rules, severity=settings.severity, suppress=not args.no_suppress)
+        if fixing is not None:
+            outcome = fixing.fix_input(data, shown, settings, args)
+            fixing.deliver(path, shown, data, outcome, args, out, errors)
+            fixed.append((shown, outcome))
+            script, found = parse_script(outcome.text, shown, settings.version), list(outcome.diagnostics)
+        else:
+            script = parse_script(data, shown, settings.version)
+            found = lint_script(script, settings.rules, severity=settings.severity, suppress=not args.no_suppress)
         results.append((script, found, settings.fail_on))
 
     from slurmspec.report import write_report
 
-    write_report(args.format, [(script, found) for script, found, _ in results], out)
+    if fixing is not None:
+        fixing.summarize(fixed, args, sys.stderr)
+    if not args.diff:
+        # Fixing standard input puts the script on standard output: the findings go to standard error.
+        stream = sys.stderr if fixing is not None and "-" in args.paths else out
+        write_report(args.format, [(script, found) for script, found, _ in results], stream)
     for message in errors:
         sys.stderr.write(f"slurmspec: error: {message}\n")
     if errors:
         return EXIT_ERROR
+    if args.diff:
+        return EXIT_FINDINGS if any(outcome.changed for _, outcome in fixed) else EXIT_OK
     failing = any(
         severity_rank(d.severity) >= severity_rank(fail_on) for _, found, fail_on in results for d in found
     )
