@@ -35,6 +35,9 @@ def move_into_header(script: Script, late: Sequence[DirectiveLine]) -> Fix:
         last = header_dlines[-1].line
         at = last.span.end + len(last.newline)
         lead = "" if last.newline else "\n"
+    elif script.shebang is not None:  # right under the `#!` line, where directives belong
+        at = script.shebang.span.end + len(script.shebang.newline)
+        lead = "" if script.shebang.newline else "\n"
     else:
         at, lead = script.header_end, ""
     moved_lines, taken = [], set()
@@ -142,3 +145,102 @@ def drop_gres_same_as_gpus_per_node(script: Script, gres, per_node) -> Fix | Non
     if shape(gres_items) != shape(gpn_items):
         return None
     return drop_settings(script, [gres], "Remove `--gres=gpu...`, which repeats `--gpus-per-node`")
+
+
+def reads_cleanly(words: str, version) -> bool:
+    """Would ``#SBATCH <words>`` be read without a parse problem or a refused value?"""
+    from slurmspec.parser.script import parse_script
+
+    probe = parse_script("#!/bin/bash\n#SBATCH " + words + "\n", None, version)
+    return not probe.issues and all(d.typed is None or d.typed.ok for d in probe.directives)
+
+
+def near_miss_to_directive(script: Script, line, prefix_end: int, rest: str) -> Fix | None:
+    """SB202: write `#SBATCH` at column 1 in place of `# SBATCH`, `#sbatch`, an indented one.
+
+    Unsafe: the line may have been disabled on purpose (the rule already leaves
+    `##SBATCH` alone), and it starts asking for what it says.
+    """
+    if not reads_cleanly(rest, script.version):
+        return None
+    return _fix("Make it a directive: `#SBATCH` at the start of the line",
+                [replace(script, line.span.start, prefix_end, "#SBATCH")], "unsafe")
+
+
+def escape_hash(script: Script, at: int, line) -> Fix | None:
+    """SB206: `\\#` keeps the `#` and what follows as part of the directive (sbatch's
+    get_argument() takes a backslash-escaped character literally). Unsafe: the words
+    after it start to count."""
+    start = line.span.start + len("#SBATCH")
+    escaped = script.source[start:at] + "\\" + script.source[at:line.span.end]
+    if not reads_cleanly(escaped, script.version):
+        return None
+    return _fix("Escape the `#` as `\\#` so the rest of the line is read", [insert(script, at, "\\")], "unsafe")
+
+
+# Job variables in a file name and the `%` pattern sbatch expands to the same value
+# (man sbatch, "filename pattern"); everything else has no pattern.
+_PATTERNS = {
+    "SLURM_JOB_ID": "%j", "SLURM_JOBID": "%j", "SLURM_ARRAY_JOB_ID": "%A", "SLURM_ARRAY_TASK_ID": "%a",
+    "USER": "%u", "SLURM_JOB_USER": "%u", "SLURM_JOB_NAME": "%x",
+}
+_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+
+
+def expansion_to_pattern(script: Script, directive, path_option: bool) -> Fix:
+    """SB207: in `--output`/`--error`/`--input`, job variables become `%` patterns (safe: the
+    same file name sbatch would have got from a shell); anything else is display-only."""
+    value, span = directive.value or "", directive.value_span
+    raw = script.source[span.start:span.end] if span is not None else ""
+    if path_option and span is not None and raw == value:
+        matches = list(_VARIABLE.finditer(value))
+        names = [m.group(1) or m.group(2) for m in matches]
+        leftover = _VARIABLE.sub("", value)
+        if matches and all(n in _PATTERNS for n in names) and "$" not in leftover and "`" not in leftover:
+            edits = [replace(script, span.start + m.start(), span.start + m.end(), _PATTERNS[n])
+                     for m, n in zip(matches, names)]
+            return Fix(title="Use sbatch's own patterns (" + ", ".join(
+                f"`{m.group()}` → `{_PATTERNS[n]}`" for m, n in zip(matches, names)) + ")", edits=edits)
+    return Fix(title="Write the value out, or give the option on the sbatch command line where the shell"
+                     " expands it: sbatch does not expand `#SBATCH` values", edits=(),
+               applicability="display-only")
+
+
+_TASKS_PER_NODE = ("ntasks-per-node", "tasks-per-node")
+
+
+def set_tasks_per_node(script: Script, srun, count: int, why: str) -> Fix | None:
+    """SB301/SB311: give the step ``count`` tasks per node (1 under torchrun and friends,
+    one per GPU for DDP/Horovod/DeepSpeed/Lightning under srun).
+
+    Edits where the count comes from: the `srun` line's own `--ntasks-per-node`, else the
+    header's (a header `--ntasks` becomes `--ntasks-per-node`, since with a task count per
+    node the total follows from the nodes). Unsafe: it changes the job's shape.
+    """
+    options = getattr(srun, "options", ()) if srun is not None else ()
+    if any(o.name == "ntasks" for o in options):
+        return None  # `srun -n N`: the step's own total; which count was meant is unclear
+    title = f"Run {count} task{'s' if count != 1 else ''} per node ({why})"
+    own = [o for o in options if o.name in _TASKS_PER_NODE]
+    if own:
+        span = own[-1].value_span
+        return None if span is None else _fix(title, [replace(script, span.start, span.end, str(count))], "unsafe")
+    request = script.components[0].request if len(script.components) == 1 else None
+    if request is None:
+        return None
+    per_node, tasks = request.get("ntasks-per-node"), request.get("ntasks")
+    if per_node is not None and not per_node.inherited and per_node.directive.value_span is not None:
+        span = per_node.directive.value_span
+        edits = [replace(script, span.start, span.end, str(count))]
+        if tasks is not None:
+            dropped = delete_directives(script, [*tasks.overridden, tasks.directive])
+            if dropped is None:
+                return None
+            edits.extend(dropped)
+        return _fix(title, edits, "unsafe")
+    if tasks is not None and not tasks.overridden and tasks.directive.span is not None:
+        span = tasks.directive.span
+        if script.source[span.start:span.start + 1] != "-":
+            return None
+        return _fix(title, [replace(script, span.start, span.end, f"--ntasks-per-node={count}")], "unsafe")
+    return None

@@ -220,6 +220,7 @@ def _check_near_miss(ctx: Context, line) -> None:
         f"`{_clip(line.text.strip(), 50)}` is not a directive because {why}; sbatch silently"
         " ignores the line. Write `#SBATCH` at column 1 (or `##SBATCH` to disable it on"
         " purpose)",
+        fix=_fixes.near_miss_to_directive(ctx.script, line, end, rest),
     )
 
 
@@ -257,6 +258,7 @@ def _check_glued_hash(ctx: Context, dline: DirectiveLine) -> None:
         "SB206", ctx.script.span(at, comment.end),
         f"an unquoted `#` starts a comment even in the middle of a word: {consequence};"
         " quote the value or escape the `#` as `\\#`",
+        fix=_fixes.escape_hash(ctx.script, at, dline.line),
     )
 
 
@@ -414,6 +416,7 @@ def _check_expansion(ctx: Context, directive: Directive) -> None:
         "SB207", problem_span(ctx, directive, match.start(), match.end()),
         f"`{_clip(token, 30)}` in `{_shown(directive)}` is not expanded: sbatch reads `#SBATCH`"
         f" lines itself, without a shell, so {effect}",
+        fix=_fixes.expansion_to_pattern(ctx.script, directive, directive.option.long in ("output", "error", "input")),
     )
 
 
