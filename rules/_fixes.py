@@ -59,11 +59,13 @@ def movable(script: Script, dline: DirectiveLine) -> bool:
     """A late line that can move into the header without a second thought: it reads cleanly
     (no parse problem, no refused value), sets only options the header does not set (else
     moving it would silently replace the header's value: which one was meant is the
-    user's call), and does not start a hetjob component (that changes the job's shape)."""
+    user's call; the same for two late lines setting one option), and does not start a hetjob component (that changes the job's shape)."""
     if dline.separator or any(_on_span(issue.span.start, dline) for issue in script.issues):
         return False
     header = {d.option.long for d in script.directives if not d.ignored}
-    if any(d.option.long in header for d in script.directives if _on(d, dline)):
+    elsewhere = {d.option.long for other in script.directive_lines if not other.in_header and other is not dline
+                 for d in script.directives if _on(d, other)}
+    if any(d.option.long in header or d.option.long in elsewhere for d in script.directives if _on(d, dline)):
         return False
     return all(d.typed is None or d.typed.ok for d in script.directives if _on(d, dline))
 

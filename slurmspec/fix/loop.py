@@ -5,8 +5,9 @@ touch (``apply.choose``), splice them in, re-parse and re-lint. Fixes that
 clashed are offered again by the next round's lint. The rounds stop when no
 applicable fix is left; after ``MAX_ROUNDS`` the fixes are said not to converge.
 
-A round is refused, and the script left as it was, when it adds a finding: a
-code is reported more often after the round than before it. That covers a fix
+The result is refused, and the script left as it was, when it adds a finding:
+a code is reported (at warning or error severity) more often after the fixes
+than before them. That covers a fix
 that breaks the parse (the parse family is findings too) and a fix that
 trades one problem for another. The rules whose fixes did it are named, so
 the user can report the bug and fall back to ``--ignore``.
@@ -50,7 +51,14 @@ class FixOutcome:
 
 
 def _added(before: Sequence[Diagnostic], after: Sequence[Diagnostic]) -> list[str]:
-    old, new = Counter(d.code for d in before), Counter(d.code for d in after)
+    """Codes reported more often after than before, at warning or error severity.
+
+    Info findings are advice, and a fix can rightly make some apply: a directive
+    moved into the header is read, so the job now has directives but no `--time`
+    (SB341). Warnings and errors that appear mean the fix made the script worse.
+    """
+    old = Counter(d.code for d in before if d.severity != "info")
+    new = Counter(d.code for d in after if d.severity != "info")
     return sorted(code for code, count in new.items() if count > old[code])
 
 
