@@ -41,12 +41,13 @@ def describe(outcome: FixOutcome) -> str:
     return "\n".join(rows)
 
 
-# Known bug (reported): a fix that makes text count as directives (SB103 strips a byte order
-# mark, so the first line becomes a directive; SB202 turns a near-miss into a directive; SB206
-# escapes a `#`, so the rest of the line is read; SB001/SB201 make an option count)
-# reveals findings that were there all along, and the loop takes them for findings the fix
-# added: it refuses every fix and `--fix` exits 2 with "a bug in slurmspec". The reproducers
-# in test_fix_properties.py are strict xfails; failures with this signature are tolerated by the property until then.
+# Known issue (reported): a fix that makes text count as directives (SB103 strips a byte order
+# mark, so the first line becomes a directive; SB001 corrects an option name; SB201, SB202 and
+# SB206 make lines or words count) can reveal a finding that was there all along, and the loop
+# refuses it as a finding the fix added (`--fix` exits 2). The rules withhold such fixes when the
+# revealed option is set elsewhere; the rest (e.g. `\ufeff#SBATCH --mem=1G` beside --mem-per-cpu)
+# is a strict xfail in test_fix_properties.py, and failures with this signature are tolerated
+# by the properties until the lead decides.
 REVEALING_CODES = {"SB001", "SB103", "SB201", "SB202", "SB206"}
 
 

@@ -66,20 +66,22 @@ def test_no_applicable_fix_is_left(text: str, unsafe: bool, version) -> None:
     assert sorted(d.sort_key for d in fresh) == sorted(d.sort_key for d in outcome.diagnostics), describe(outcome)
 
 
-REVEALING = [
-    pytest.param("\ufeff#SBATCH -t 5 --mem=1G\n#SBATCH --mem-per-cpu=1G\nsrun hostname\n", False,
-                 id="bom-reveals-SB125"),
-    pytest.param("#!/bin/bash\n# SBATCH --time=10\n#SBATCH -t 5\ntrue\n", True, id="near-miss-reveals-SB204"),
-    pytest.param("#!/bin/bash\n#SBATCH -t 10\n#SBATCH -J run#1 --time=5\ntrue\n", True, id="hash-reveals-SB204"),
-]
-
-
-@pytest.mark.xfail(strict=True, reason="fix loop counts findings a fix reveals as findings it adds (reported)")
-@pytest.mark.parametrize(("text", "unsafe"), REVEALING)
-def test_a_revealed_finding_does_not_block_the_fix(text: str, unsafe: bool) -> None:
-    outcome = fix(text, unsafe=unsafe)
+@pytest.mark.xfail(strict=True, reason="stripping a byte order mark makes the first line a directive and reveals "
+                                       "an SB125 that was hidden; the loop refuses the SB103 fix as adding it (reported)")
+def test_a_byte_order_mark_before_a_directive_is_fixed() -> None:
+    outcome = fix("\ufeff#SBATCH -t 5 --mem=1G\n#SBATCH --mem-per-cpu=1G\nsrun hostname\n")
     assert outcome.failure is None, describe(outcome)
-    assert outcome.changed
+    assert outcome.text.startswith("#!/bin/bash\n#SBATCH -t 5"), describe(outcome)
+
+
+@pytest.mark.parametrize("text", [
+    "#!/bin/bash\n# SBATCH --time=10\n#SBATCH -t 5\ntrue\n",  # SB202 would make a second --time count
+    "#!/bin/bash\n#SBATCH -t 10\n#SBATCH -J run#1 --time=5\ntrue\n",  # SB206 would make a second --time count
+    "#!/bin/bash\n#SBATCH -t 10\nsrun x\n#SBATCH -t 5\n",  # SB201 would make a second --time count
+])
+def test_a_fix_that_would_reveal_a_conflict_is_withheld_not_refused(text: str) -> None:
+    outcome = fix(text, unsafe=True)
+    assert outcome.failure is None and outcome.text == text, describe(outcome)
 
 
 @SETTINGS
