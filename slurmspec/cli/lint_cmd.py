@@ -7,7 +7,7 @@ import os
 import sys
 from typing import IO, Iterator, Sequence
 
-from slurmspec.report import FORMATS
+from slurmspec.report import COLOR_CHOICES, FORMATS
 from slurmspec.cli.common import (
     EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, add_common, codes_arg, configs, error, read_input, unknown_selectors,
 )
@@ -22,7 +22,16 @@ _SHELL_SUFFIXES = (".sh", ".bash")
 def add_parser(commands) -> None:
     lint = commands.add_parser("lint", help="report problems in batch scripts")
     lint.add_argument("paths", nargs="+", metavar="PATH", help="files or folders; - reads standard input")
-    lint.add_argument("--format", choices=FORMATS, default="text")
+    lint.add_argument("--format", choices=FORMATS, default=None,
+                      help="output format (default: text on a terminal, else concise)")
+    lint.add_argument("--color", choices=COLOR_CHOICES, default="auto",
+                      help="colour the text and concise formats (auto: NO_COLOR, FORCE_COLOR, then the terminal)")
+    lint.add_argument("--statistics", action="store_true", help="print the number of findings per code instead")
+    lint.add_argument("-q", "--quiet", action="store_true", help="print the findings only, no summary line")
+    lint.add_argument("--exit-zero", action="store_true",
+                      help="exit 0 even with findings (2 still means a usage error or unreadable path)")
+    lint.add_argument("--shellcheck", action=argparse.BooleanOptionalAction, default=None,
+                      help="also run ShellCheck on the script body, as SCxxxx findings (default: the configuration's, else off)")
     lint.add_argument("--select", type=codes_arg, default=[], metavar="CODES",
                       help="only these codes, code prefixes or rule names (comma-separated)")
     lint.add_argument("--extend-select", type=codes_arg, default=[], metavar="CODES",
@@ -82,6 +91,8 @@ class _Settings:
         self.severity = config.severities(rule.code for rule in self.rules)
         self.version = args.slurm_version or config.slurm_version or NEWEST
         self.fail_on = args.fail_on or config.fail_on or "warning"
+        self.shellcheck = config.shellcheck if args.shellcheck is None else args.shellcheck
+        self.select, self.ignore, self.severity_selectors = (*select, *extend), ignore, dict(config.severity)
 
 
 def run(args: argparse.Namespace, out: IO[str]) -> int:
@@ -90,7 +101,10 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.lint.engine import lint_script
     from slurmspec.parser.script import parse_script
 
-    problem = unknown_selectors([*args.select, *args.extend_select, *args.ignore])
+    from slurmspec.lint.shellcheck import ShellCheckError, is_shellcheck_selector
+
+    selectors = [*args.select, *args.extend_select, *args.ignore]
+    problem = unknown_selectors([s for s in selectors if not is_shellcheck_selector(s)])
     if problem:
         return error(f"--select/--extend-select/--ignore: {problem}")
     try:
@@ -118,15 +132,30 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
             continue
         script = parse_script(data, shown, settings.version)
         found = lint_script(script, settings.rules, severity=settings.severity, suppress=not args.no_suppress)
+        if settings.shellcheck:
+            from slurmspec.lint.shellcheck import shellcheck_script
+
+            try:
+                found = sorted([*found, *shellcheck_script(
+                    script, select=settings.select, ignore=settings.ignore, severity=settings.severity_selectors,
+                    cwd=os.path.dirname(os.path.abspath(located)) if located else None,
+                )], key=lambda d: d.sort_key)
+            except ShellCheckError as exc:
+                return error(str(exc))
         results.append((script, found, settings.fail_on))
 
-    from slurmspec.report import write_report
+    from slurmspec.report import default_format, resolve_color, write_report
 
-    write_report(args.format, [(script, found) for script, found, _ in results], out)
+    write_report(
+        args.format or default_format(out), [(script, found) for script, found, _ in results], out,
+        color=resolve_color(args.color, out), quiet=args.quiet, statistics=args.statistics,
+    )
     for message in errors:
         sys.stderr.write(f"slurmspec: error: {message}\n")
     if errors:
         return EXIT_ERROR
+    if args.exit_zero:
+        return EXIT_OK
     failing = any(
         severity_rank(d.severity) >= severity_rank(fail_on) for _, found, fail_on in results for d in found
     )

@@ -1,0 +1,111 @@
+"""SARIF 2.1.0 (OASIS), the format GitHub code scanning and most CI dashboards read.
+
+One run, with every registered rule in ``tool.driver.rules`` (id, name, short
+and full description, ``helpUri`` into docs/rules.md, default level), plus a
+rule entry for each ShellCheck code that occurs. Columns count Unicode code
+points, as slurmspec's spans do, and the run says so (``columnKind``):
+SARIF's default is UTF-16 code units, which differ after an astral character.
+``endColumn`` is exclusive in both. ``tests/report/test_sarif.py`` validates the
+output against the vendored OASIS schema.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import IO, Any, Iterable
+from urllib.parse import quote
+
+from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.report.links import REPOSITORY, rule_url
+
+SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
+LEVELS = {"error": "error", "warning": "warning", "info": "note"}
+
+
+def _uri(path: str | None) -> str:
+    """A URI reference for ``path``: relative paths stay relative (GitHub resolves them from the checkout)."""
+    if not path:
+        return "stdin"
+    if os.path.isabs(path):
+        return "file://" + quote(path.replace(os.sep, "/"))
+    return quote(path.replace(os.sep, "/"))
+
+
+def _rule_descriptor(rule) -> dict[str, Any]:
+    return {
+        "id": rule.code,
+        "name": rule.name,
+        "shortDescription": {"text": rule.summary or rule.name},
+        "fullDescription": {"text": rule.doc},
+        "help": {"text": rule.summary or rule.name, "markdown": rule.doc},
+        "helpUri": rule_url(rule.code, rule.name),
+        "defaultConfiguration": {"level": LEVELS[rule.severity]},
+        "properties": {"family": rule.family, "fixable": rule.fixable},
+    }
+
+
+def _external_descriptor(diagnostic: Diagnostic) -> dict[str, Any]:
+    """A code outside the registry (ShellCheck's), described by what the finding carries."""
+    return {
+        "id": diagnostic.code,
+        "name": diagnostic.name,
+        "shortDescription": {"text": f"ShellCheck {diagnostic.code}"},
+        "helpUri": rule_url(diagnostic.code, diagnostic.name),
+        "properties": {"family": diagnostic.family},
+    }
+
+
+def _result(diagnostic: Diagnostic, index: int) -> dict[str, Any]:
+    span = diagnostic.span
+    return {
+        "ruleId": diagnostic.code,
+        "ruleIndex": index,
+        "level": LEVELS[diagnostic.severity],
+        "message": {"text": diagnostic.message},
+        "locations": [{
+            "physicalLocation": {
+                "artifactLocation": {"uri": _uri(diagnostic.path)},
+                "region": {
+                    "startLine": span.line,
+                    "startColumn": span.column,
+                    "endLine": span.end_line,
+                    "endColumn": span.end_column,
+                },
+            },
+        }],
+    }
+
+
+def sarif_log(results: Iterable[tuple]) -> dict[str, Any]:
+    from slurmspec import __version__
+    from slurmspec.lint.engine import registry
+
+    descriptors = [_rule_descriptor(rule) for rule in sorted(registry().values(), key=lambda r: r.code)]
+    index = {d["id"]: i for i, d in enumerate(descriptors)}
+    found = []
+    for _, diagnostics in results:
+        for diagnostic in diagnostics:
+            if diagnostic.code not in index:
+                index[diagnostic.code] = len(descriptors)
+                descriptors.append(_external_descriptor(diagnostic))
+            found.append(_result(diagnostic, index[diagnostic.code]))
+    return {
+        "$schema": SCHEMA_URI,
+        "version": "2.1.0",
+        "runs": [{
+            "tool": {"driver": {
+                "name": "slurmspec",
+                "version": __version__,
+                "informationUri": REPOSITORY,
+                "rules": descriptors,
+            }},
+            "columnKind": "unicodeCodePoints",
+            "results": found,
+        }],
+    }
+
+
+def write_sarif(results: Iterable[tuple], out: IO[str]) -> None:
+    json.dump(sarif_log(results), out, indent=2, ensure_ascii=False)
+    out.write("\n")
