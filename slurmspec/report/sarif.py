@@ -1,8 +1,9 @@
 """SARIF 2.1.0 (OASIS), the format GitHub code scanning and most CI dashboards read.
 
-One run, with every registered rule in ``tool.driver.rules`` (id, name, short
-and full description, ``helpUri`` into docs/rules.md, default level), plus a
-rule entry for each ShellCheck code that occurs. Columns count Unicode code
+One run, with each rule that has a finding in ``tool.driver.rules`` (id,
+name, short and full description, ``helpUri`` into docs/rules.md, default
+level; ShellCheck codes link to the ShellCheck wiki). Only the rules that
+occur: the full registry would add ~270 KB of documentation to every report. Columns count Unicode code
 points, as slurmspec's spans do, and the run says so (``columnKind``):
 SARIF's default is UTF-16 code units, which differ after an astral character.
 ``endColumn`` is exclusive in both. ``tests/report/test_sarif.py`` validates the
@@ -81,15 +82,15 @@ def sarif_log(results: Iterable[tuple]) -> dict[str, Any]:
     from slurmspec import __version__
     from slurmspec.lint.engine import registry
 
-    descriptors = [_rule_descriptor(rule) for rule in sorted(registry().values(), key=lambda r: r.code)]
+    table = registry()
+    diagnostics = [d for _, found in results for d in found]
+    first = {d.code: d for d in reversed(diagnostics)}
+    descriptors = [
+        _rule_descriptor(table[code]) if code in table else _external_descriptor(first[code])
+        for code in sorted(first)
+    ]
     index = {d["id"]: i for i, d in enumerate(descriptors)}
-    found = []
-    for _, diagnostics in results:
-        for diagnostic in diagnostics:
-            if diagnostic.code not in index:
-                index[diagnostic.code] = len(descriptors)
-                descriptors.append(_external_descriptor(diagnostic))
-            found.append(_result(diagnostic, index[diagnostic.code]))
+    found = [_result(d, index[d.code]) for d in diagnostics]
     return {
         "$schema": SCHEMA_URI,
         "version": "2.1.0",
