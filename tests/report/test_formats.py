@@ -87,7 +87,7 @@ def test_exit_codes_fail_on_and_exit_zero(monkeypatch, bad, tmp_path):
     assert lint(monkeypatch, "--select", "SB2", "--fail-on", "error", bad)[0] == 0  # SB201 is a warning
     assert lint(monkeypatch, "--select", "SB2", "--fail-on", "warning", bad)[0] == 1
     no_time = tmp_path / "no-time.sbatch"
-    no_time.write_text("#!/bin/bash\nsrun x\n")  # SB341 missing-time-limit is info
+    no_time.write_text("#!/bin/bash\n#SBATCH --nodes=1\nsrun x\n")  # SB341 missing-time-limit is info
     assert lint(monkeypatch, "--select", "SB341", str(no_time))[0] == 0
     assert lint(monkeypatch, "--select", "SB341", "--fail-on", "info", str(no_time))[0] == 1
     # --exit-zero never hides a usage error or a missing path.
