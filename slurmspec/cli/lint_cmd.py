@@ -30,6 +30,9 @@ def add_parser(commands) -> None:
     lint.add_argument("-q", "--quiet", action="store_true", help="print the findings only, no summary line")
     lint.add_argument("--exit-zero", action="store_true",
                       help="exit 0 even with findings (2 still means a usage error or unreadable path)")
+    lint.add_argument("--require-sbatch", action="store_true",
+                      help="skip named files without a batch-script suffix that contain no #SBATCH, "
+                           "as folder discovery does (the pre-commit hooks use it)")
     lint.add_argument("--shellcheck", action=argparse.BooleanOptionalAction, default=None,
                       help="also run ShellCheck on the script body, as SCxxxx findings (default: the configuration's, else off)")
     lint.add_argument("--select", type=codes_arg, default=[], metavar="CODES",
@@ -48,10 +51,11 @@ def add_parser(commands) -> None:
 
 
 
-def _discover(paths: Sequence[str], errors: list[str]) -> Iterator[str]:
+def _discover(paths: Sequence[str], errors: list[str], require_sbatch: bool = False) -> Iterator[str]:
     for path in paths:
         if path == "-" or os.path.isfile(path):
-            yield path
+            if not require_sbatch or path == "-" or path.endswith(_SCRIPT_SUFFIXES) or _has_directive(path):
+                yield path
         elif os.path.isdir(path):
             yield from _walk(path)
         else:
@@ -114,7 +118,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     settings_cache: dict = {}
     errors: list[str] = []
     results = []
-    for path in _discover(args.paths, errors):
+    for path in _discover(args.paths, errors, args.require_sbatch):
         shown = (args.stdin_filename or "<stdin>") if path == "-" else path
         located = args.stdin_filename if path == "-" else path
         try:
