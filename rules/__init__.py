@@ -4,7 +4,9 @@ Codes are the public interface: SB0xx parse, SB1xx reject, SB2xx traps,
 SB3xx launch, SB4xx cluster, SB9xx meta. A retired code is never reused.
 """
 
-from slurmspec.rules import conflicts, conflicts_gpu, launch, meta, parse, script, traps_header, traps_output, values
+from slurmspec.rules import (
+    conflicts, conflicts_gpu, launch, meta, parse, script, spelling, traps_header, traps_output, values,
+)
 
 ALL_RULES = (
     *parse.RULES,
@@ -13,6 +15,7 @@ ALL_RULES = (
     *conflicts.RULES,
     *conflicts_gpu.RULES,
     *traps_header.RULES,
+    *spelling.RULES,
     *traps_output.RULES,
     *launch.RULES,
     *meta.RULES,

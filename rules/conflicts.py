@@ -181,7 +181,22 @@ def check_memory_options(ctx: Context) -> None:
             f"`--{at.name}` cannot be combined with {listed}; sbatch stops with \"--mem,"
             " --mem-per-cpu, and --mem-per-gpu are mutually exclusive\". Keep only one of"
             " them (a repeated or overridden occurrence still counts)",
+            fix=_keep_per_gpu_memory(ctx, request, settings),
         )
+
+
+def _keep_per_gpu_memory(ctx: Context, request, settings):
+    """`--mem` beside `--mem-per-gpu`: keep the per-GPU form, which scales with the GPUs asked for.
+
+    Unsafe: the job's memory changes from a per-node figure to a per-GPU one.
+    """
+    from slurmspec.rules import _fixes
+
+    names = {s.name for s in settings}
+    if names != {"mem", "mem-per-gpu"} or request.get("mem").inherited:
+        return None
+    return _fixes.drop_settings(ctx.script, [request.get("mem")],
+                                "Remove `--mem` and keep `--mem-per-gpu`", "unsafe")
 
 
 # ------------------------------------------------------------ SB126, SB127
@@ -474,7 +489,7 @@ RULES = (
         ## References
         - `man sbatch`, HETEROGENEOUS JOB SUPPORT ("Job arrays of heterogeneous jobs are not supported")
     """),
-    Rule("SB125", "memory-options-exclusive", "error", check_memory_options, """
+    Rule("SB125", "memory-options-exclusive", "error", check_memory_options, fixable=True, doc="""
         ## What it does
         Finds a component that sets more than one of `--mem`, `--mem-per-cpu` and
         `--mem-per-gpu`, counting every occurrence (also ones a later line overrides) and a

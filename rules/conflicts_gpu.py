@@ -43,6 +43,7 @@ import attrs
 from slurmspec.lint.rule import Context, Rule
 from slurmspec.model.script import Directive
 from slurmspec.rules.conflicts import count_hosts, first_occurrence
+from slurmspec.rules import _fixes
 
 _GPU_OPTIONS = ("gpus", "gpus-per-node", "gres", "gpus-per-socket", "gpus-per-task")
 _FIELD_OF = {"gpus": "job", "gpus-per-node": "node", "gres": "node",
@@ -609,6 +610,7 @@ def check_gres_with_gpus_per_node(ctx: Context) -> None:
             "SB150", later.span,
             "`--gres=gpu` and `--gpus-per-node` both ask for GPUs per node; Slurm 26.05 stops"
             " with \"--gpus-per-node and --gres=gpu are mutually exclusive.\" Keep one of them",
+            fix=_fixes.drop_gres_same_as_gpus_per_node(ctx.script, gres, gpn),
         )
 
 
@@ -731,7 +733,7 @@ RULES = (
         "All.",
         "- `man sbatch`, `--ntasks-per-gpu`",
     )),
-    Rule("SB150", "gres-gpu-with-gpus-per-node", "error", check_gres_with_gpus_per_node, _doc(
+    Rule("SB150", "gres-gpu-with-gpus-per-node", "error", check_gres_with_gpus_per_node, fixable=True, doc=_doc(
         "Finds `--gres=gpu...` and `--gpus-per-node` in the same component, on Slurm 26.05.",
         "Both request GPUs per node. Older releases silently used the `--gres` count; 26.05 stops with"
         " `--gpus-per-node and --gres=gpu are mutually exclusive.`",

@@ -21,6 +21,7 @@ import re
 from slurmspec.body.wrappers import basename
 from slurmspec.lint.rule import Context, Rule
 from slurmspec.rules._geometry import Geometry, script_geometry, step_geometry, launch_steps
+from slurmspec.rules import _fixes
 
 _DEVICE_VARS = frozenset({"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
                           "ZE_AFFINITY_MASK", "GPU_DEVICE_ORDINAL"})
@@ -185,6 +186,7 @@ def _tasks_per_node(ctx, launch, srun, geom: Geometry, name: str) -> None:
             f"`srun` starts {tpn} tasks per node and each runs its own `{name}`, which starts its own"
             f" workers{total}; start one task per node (`srun --ntasks-per-node=1 {name} ...`)",
             notes=_task_note(geom),
+            fix=_fixes.set_tasks_per_node(ctx.script, srun, 1, f"one `{name}` per node"),
         )
     elif tpn is None and geom.tasks is not None and geom.nodes is not None and geom.tasks > geom.nodes:
         ctx.report(
@@ -193,6 +195,7 @@ def _tasks_per_node(ctx, launch, srun, geom: Geometry, name: str) -> None:
             f" copies of `{name}`, each starting its own workers; start one task per node"
             f" (`srun --ntasks-per-node=1 {name} ...`)",
             notes=_task_note(geom),
+            fix=_fixes.set_tasks_per_node(ctx.script, srun, 1, f"one `{name}` per node"),
         )
 
 
@@ -378,6 +381,7 @@ def check_python_tasks(ctx: Context) -> None:
                     f"the job has {gpn} GPUs per node but `{_program(launch)}` runs as a single process"
                     f" per node: unless the program starts one process per GPU itself, {_idle(gpn - 1)}; {fix}",
                     notes=_gpu_note(geom) + _task_note(geom),
+                    fix=_fixes.set_tasks_per_node(script, srun, gpn, "one task per GPU") if srun is not None else None,
                 )
             continue
         if srun is None:
@@ -414,6 +418,7 @@ def _mismatch(ctx, srun, launch, geom, tasks: int, gpus: int, per: str) -> None:
         f" DDP, Horovod, DeepSpeed and Lightning under `srun` expect one task per GPU"
         f" (`--ntasks-per-node` = GPUs per node)",
         notes=_task_note(geom) + _gpu_note(geom),
+        fix=_fixes.set_tasks_per_node(ctx.script, srun, gpus, "one task per GPU") if per == "per node" else None,
     )
 
 
@@ -700,7 +705,7 @@ def check_requeue_signal(ctx: Context) -> None:
 
 
 RULES = (
-    Rule("SB301", "launcher-several-tasks-per-node", "warning", check_distributed, """
+    Rule("SB301", "launcher-several-tasks-per-node", "warning", check_distributed, fixable=True, doc="""
         ## What it does
         Finds `srun torchrun` (also `python -m torch.distributed.run|launch`, `accelerate
         launch`, `deepspeed`) where the `srun` step starts more than one task per node.
@@ -938,7 +943,7 @@ RULES = (
         ## References
         - slurm-semantics.md §8 (rank variables are per task, only inside `srun`)
     """),
-    Rule("SB310", "gpus-idle-single-process", "error", check_python_tasks, """
+    Rule("SB310", "gpus-idle-single-process", "error", check_python_tasks, fixable=True, doc="""
         ## What it does
         Finds a job with two or more GPUs per node whose work is a single `python` process per
         node (`python train.py` or `srun python train.py` with one task per node) and that has no
@@ -978,7 +983,7 @@ RULES = (
         ## References
         - prior-art.md §2.12 (itwinai#360: one task per GPU when not using torchrun)
     """),
-    Rule("SB311", "srun-tasks-gpus-mismatch", "warning", check_python_tasks, """
+    Rule("SB311", "srun-tasks-gpus-mismatch", "warning", check_python_tasks, fixable=True, doc="""
         ## What it does
         For `srun python ...` with several tasks per node on a GPU job (the DDP, Horovod,
         DeepSpeed and Lightning style, where Slurm starts one process per GPU), compares the

@@ -29,11 +29,34 @@ def check_parse_issues(ctx: Context) -> None:
     for issue in ctx.script.issues:
         if issue.ignored:
             continue  # on a line sbatch never reads; the traps family reports those lines
-        ctx.report(_CODES[issue.kind], issue.span, issue.message)
+        fix = _respell(ctx, issue) if issue.kind == "unknown-option" else None
+        ctx.report(_CODES[issue.kind], issue.span, issue.message, fix=fix)
+
+
+def _respell(ctx: Context, issue):
+    """SB001 with exactly one did-you-mean candidate: write that option instead (unsafe:
+    the closest name is a guess). Not offered when the candidate could not take the
+    value as written (a flag given `=value`)."""
+    from slurmspec.fix.build import replace
+    from slurmspec.fix.edit import Fix
+    from slurmspec.model.options import lookup
+
+    if len(issue.candidates) != 1 or not issue.candidates[0].startswith("--"):
+        return None
+    candidate = issue.candidates[0]
+    spec = lookup(candidate[2:])
+    written = ctx.script.source[issue.span.start:issue.span.end]
+    if spec is None or not written.startswith("--") or "=" in written:
+        return None
+    follows = ctx.script.source[issue.span.end:issue.span.end + 1]
+    if follows == "=" and spec.argument_in(ctx.version) == "NONE":
+        return None
+    return Fix(title=f"Write `{candidate}` for `{written}`",
+               edits=[replace(ctx.script, issue.span.start, issue.span.end, candidate)], applicability="unsafe")
 
 
 def _rule(code: str, name: str, doc: str) -> Rule:
-    return Rule(code, name, "error", check_parse_issues, doc)
+    return Rule(code, name, "error", check_parse_issues, doc, fixable=code == "SB001")
 
 
 RULES = (

@@ -9,6 +9,8 @@ run shows every reason sbatch would give, in sbatch's order.
 
 from __future__ import annotations
 
+from slurmspec.fix.build import replace
+from slurmspec.fix.edit import Fix
 from slurmspec.lint.rule import Context, Rule
 
 _C_SPACE = " \t\n\v\f\r"
@@ -34,6 +36,7 @@ def check_script_sanity(ctx: Context) -> None:
             "SB103", script.span(0, end),
             f"the first line is not an interpreter line: {detail}; sbatch refuses a script"
             " whose first two bytes are not `#!`",
+            fix=_shebang_fix(script, text),
         )
     nul = text.find("\0")
     if nul != -1:
@@ -50,6 +53,10 @@ def check_script_sanity(ctx: Context) -> None:
             "SB105", script.span(crlf, crlf + 1),
             f"the script has DOS line breaks (\\r\\n) on {_plural(count, 'line')}; sbatch"
             " refuses it. Convert it with `dos2unix` or save it with Unix line endings",
+            fix=Fix(
+                title="Convert the DOS line breaks (\\r\\n) to Unix ones (\\n)",
+                edits=[replace(script, at, at + 1, "") for at in _crlf_offsets(text)],
+            ),
         )
 
 
@@ -64,12 +71,36 @@ def _why_no_shebang(text: str) -> str:
     return "there is no `#!` line"
 
 
+def _crlf_offsets(text: str):
+    at = text.find("\r\n")
+    while at != -1:
+        yield at
+        at = text.find("\r\n", at + 2)
+
+
+def _shebang_fix(script, text: str) -> Fix:
+    """Remove what stands before an existing ``#!``, else add ``#!/bin/bash`` as the first line.
+
+    ``/bin/bash`` because the body is almost always bash (``source``, arrays,
+    ``[[``) and every Slurm site's compute nodes have it; sbatch itself only
+    needs the ``#!`` (slurm-semantics.md §5).
+    """
+    body = text[1:] if text.startswith("\ufeff") else text
+    lead = len(text) - len(body)
+    stripped = body.lstrip(" \t\n")
+    if stripped.startswith("#!"):
+        before = len(text) - len(stripped)
+        return Fix(title="Remove what comes before the `#!` line", edits=[replace(script, 0, before, "")])
+    edits = [replace(script, 0, lead, "#!/bin/bash\n")]
+    return Fix(title="Add `#!/bin/bash` as the first line", edits=edits)
+
+
 def _plural(count: int, noun: str) -> str:
     return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def _rule(code: str, name: str, doc: str) -> Rule:
-    return Rule(code, name, "error", check_script_sanity, doc)
+    return Rule(code, name, "error", check_script_sanity, doc, fixable=code in ("SB103", "SB105"))
 
 
 RULES = (

@@ -15,6 +15,7 @@ from typing import Iterable
 
 from slurmspec.lint.rule import Context, Rule
 from slurmspec.model.script import Directive, DirectiveLine, LineKind, Script
+from slurmspec.rules import _fixes
 from slurmspec.rules.values import problem_span
 
 _SPACE = " \t\v\f\r\n"
@@ -121,6 +122,7 @@ def check_directive_lines(ctx: Context) -> None:
     script = ctx.script
     first_command = None
     heredoc: set[int] | None = None
+    late: list[DirectiveLine] = []
     for dline in script.directive_lines:
         if not dline.in_header:
             if not dline.words and not dline.separator:
@@ -132,7 +134,7 @@ def check_directive_lines(ctx: Context) -> None:
                 first_command = _command_line(script)
             if dline.line.number in heredoc:
                 continue  # part of a script this one writes or submits
-            _report_late(ctx, dline, first_command)
+            late.append(dline)
             continue
         if dline.prefix == "#SLURM":
             ctx.report(
@@ -141,24 +143,30 @@ def check_directive_lines(ctx: Context) -> None:
                 " an error asking to change it; write `#SBATCH`",
             )
         _check_glued_hash(ctx, dline)
+    if late:
+        movable = [dline for dline in late if _fixes.movable(script, dline)]
+        fix = _fixes.move_into_header(script, movable) if movable else None
+        for dline in late:
+            _report_late(ctx, dline, first_command, fix if dline in movable else None)
     for line in script.lines:
         if line.kind == LineKind.NEAR_MISS and line.span.start < script.header_end:
             _check_near_miss(ctx, line)
 
 
-def _report_late(ctx: Context, dline: DirectiveLine, first_command) -> None:
+def _report_late(ctx: Context, dline: DirectiveLine, first_command, fix) -> None:
     text = dline.line.text
     if first_command is not None:
         where = (f"the first command (line {first_command.number}:"
                  f" `{_clip(first_command.text.strip(), 40)}`)")
-        fix = f"move it above line {first_command.number}"
+        advice = f"move it above line {first_command.number}"
     else:  # pragma: no cover - a late line implies a command before it
         where = "the first command"
-        fix = "move it above the first command"
+        advice = "move it above the first command"
     ctx.report(
         "SB201", dline.line.span,
         f"`{_clip(text, 50)}` comes after {where}; sbatch stops reading directives at the"
-        f" first command and silently ignores this line, so {fix}",
+        f" first command and silently ignores this line, so {advice}",
+        fix=fix,
     )
 
 
@@ -212,6 +220,7 @@ def _check_near_miss(ctx: Context, line) -> None:
         f"`{_clip(line.text.strip(), 50)}` is not a directive because {why}; sbatch silently"
         " ignores the line. Write `#SBATCH` at column 1 (or `##SBATCH` to disable it on"
         " purpose)",
+        fix=_fixes.near_miss_to_directive(ctx.script, line, end, rest),
     )
 
 
@@ -249,6 +258,7 @@ def _check_glued_hash(ctx: Context, dline: DirectiveLine) -> None:
         "SB206", ctx.script.span(at, comment.end),
         f"an unquoted `#` starts a comment even in the middle of a word: {consequence};"
         " quote the value or escape the `#` as `\\#`",
+        fix=_fixes.escape_hash(ctx.script, at, dline.line),
     )
 
 
@@ -308,6 +318,7 @@ def check_repeats(ctx: Context) -> None:
                         "SB205", _span(ctx, occurrence),
                         f"`{_shown(occurrence)}` repeats line {_line_no(seen[key])}; remove one"
                         " of them",
+                        fix=_fixes.drop_directive(ctx.script, seen[key], f"Remove the first `{_shown(seen[key])}`"),
                     )
                     continue
                 seen[key] = occurrence
@@ -320,7 +331,8 @@ def check_repeats(ctx: Context) -> None:
                         and occurrence.option.kind not in _CHECKED_WHEN_EFFECTIVE):
                     continue  # sbatch refuses this value outright; the reject family says so
                 reported.add(key)
-                ctx.report("SB204", _span(ctx, occurrence), _override_message(occurrence, final))
+                ctx.report("SB204", _span(ctx, occurrence), _override_message(occurrence, final),
+                           fix=_fixes.merge_constraints(ctx.script, occurrences, final))
         _check_shared_setting(ctx, request)
 
 
@@ -329,10 +341,11 @@ def _report_mail_type_repeat(ctx: Context, occurrences) -> None:
     final = occurrences[-1]
     lost = [d for d in occurrences[:-1] if d.value != final.value]
     if not lost:
-        for occurrence in occurrences[1:]:
+        for earlier, occurrence in zip(occurrences, occurrences[1:]):
             ctx.report("SB205", _span(ctx, occurrence),
                        f"`{_shown(occurrence)}` repeats line {_line_no(occurrences[0])}; remove one"
-                       " of them")
+                       " of them",
+                       fix=_fixes.drop_directive(ctx.script, earlier, f"Remove the first `{_shown(earlier)}`"))
         return
     words = []
     for occurrence in occurrences:
@@ -403,6 +416,7 @@ def _check_expansion(ctx: Context, directive: Directive) -> None:
         "SB207", problem_span(ctx, directive, match.start(), match.end()),
         f"`{_clip(token, 30)}` in `{_shown(directive)}` is not expanded: sbatch reads `#SBATCH`"
         f" lines itself, without a shell, so {effect}",
+        fix=_fixes.expansion_to_pattern(ctx.script, directive, directive.option.long in ("output", "error", "input")),
     )
 
 
@@ -605,7 +619,8 @@ def _check_gpus(ctx: Context, request) -> None:
                 message = (f"{both} ask for different GPU counts per node; Slurm keeps both"
                            f" requests and allocates the `--gres` one ({gres_count}),"
                            " ignoring `--gpus-per-node`; keep only one")
-            ctx.report("SB214", _span(ctx, later), message)
+            ctx.report("SB214", _span(ctx, later), message,
+                       fix=_fixes.drop_gres_same_as_gpus_per_node(ctx.script, gres, per_node))
     if total is not None and nodes is not None:
         total_count = getattr(total.value, "total", None)
         for other, count in ((gres, gres_count if gres_gpus else None),
@@ -684,8 +699,15 @@ def _check_inherited(ctx: Context, component) -> None:
 # --------------------------------------------------------------------------- registry
 
 
+# Rules that offer an autofix (see rules/_fixes.py and each rule's doc).
+_FIXABLE = frozenset({"SB201", "SB202", "SB204", "SB205", "SB206", "SB207", "SB214"})
+
+
 def _rules(entries: Iterable[tuple]) -> tuple[Rule, ...]:
-    return tuple(Rule(code, name, severity, check, doc) for code, name, severity, check, doc in entries)
+    return tuple(
+        Rule(code, name, severity, check, doc, fixable=code in _FIXABLE)
+        for code, name, severity, check, doc in entries
+    )
 
 
 RULES = _rules((

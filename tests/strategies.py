@@ -596,3 +596,143 @@ def sbatch_conflict_scripts(draw: st.DrawFn) -> str:
     late = [draw(_conflict_item(n)) for n in draw(st.lists(st.sampled_from(tuple(_CONFLICT_VALUES)), max_size=2))]
     body = "srun true\n" + "".join(f"#SBATCH {item}\n" for item in late)
     return "#!/bin/bash\n" + "".join(line + "\n" for line in lines) + body
+
+
+# =====================================================================
+# --- autofix strategies (tests/fix/): broken-but-fixable scripts ---
+# =====================================================================
+# A script is built as (shebang, header lines, body lines) and then mutated
+# by problems that `slurmspec lint --fix [--unsafe-fixes]` is meant to repair:
+# CRLF, a missing/indented `#!`, late directives, exact duplicates, near-miss
+# prefixes, duplicate --constraint, --mem beside --mem-per-gpu, --gres=gpu:N
+# beside --gpus-per-node=N, misspelt options, --tasks-per-node, an unquoted
+# `#`, srun geometry that does not match the request.  `fixable_cases()`
+# returns (script, mutation kinds) so a test can tell which problems it made.
+
+# Directive items sbatch 22.05 accepts on the test cluster (tests/slurm_cluster.py)
+# when submitted with --partition=all: small resources, known features. Each
+# group is a conflict set (`--mem` vs `--mem-per-cpu`, the GPU options): at most
+# one item per group goes into a header.
+_VALID_ITEM_GROUPS: dict[str, tuple[str, ...]] = {
+    "time": ("-t 10", "--time=1:00:00", "--time 30", "-t 0:30"),
+    "name": ("-J fixjob", "--job-name=fix-me", "--job-name fixjob"),
+    "nodes": ("-N 1", "--nodes=1", "--nodes=1-2"),
+    "tasks": ("-n 2", "--ntasks=1", "--ntasks 4"),
+    "cpus": ("-c 2", "--cpus-per-task=1"),
+    "mem": ("--mem=1G", "--mem=500M", "--mem-per-cpu=512M"),
+    "gpu": ("--gres=gpu:1", "--gpus-per-node=1", "--gres=gpu:v100:1", "--gpus=1"),
+    "mail": ("--mail-type=END", "--mail-type=BEGIN,FAIL"),
+    "signal": ("--signal=USR1@60", "--signal=B:USR2"),
+    "array": ("--array=1-3", "-a 0-7%2"),
+    "output": ("-o slurm-%j.out", "--output=out.txt"),
+    "requeue": ("--requeue", "--no-requeue"),
+    "misc": ("--comment=hello", "--open-mode=append", "--hint=nomultithread", "--export=ALL", "--nice=5",
+             "--distribution=block", "--dependency=singleton", "--kill-on-invalid-dep=yes"),
+}
+_FIX_BODIES = (
+    ("srun hostname",), ("echo hello",), ("true",), ("module load foo", "srun python train.py"),
+    ("cd $SLURM_SUBMIT_DIR", "echo start", "srun true"),
+)
+
+
+@st.composite
+def valid_header_lines(draw: st.DrawFn) -> list[str]:
+    """`#SBATCH` lines that sbatch 22.05 accepts (one item per conflict group, 1-3 items a line)."""
+    groups = draw(st.lists(st.sampled_from(sorted(_VALID_ITEM_GROUPS)), unique=True, max_size=6))
+    items = [draw(st.sampled_from(_VALID_ITEM_GROUPS[g])) for g in groups]
+    lines, i = [], 0
+    while i < len(items):
+        take = draw(st.integers(1, 3))
+        lines.append("#SBATCH " + " ".join(items[i:i + take]))
+        i += take
+    return lines
+
+
+def _has(lines: list[str], *needles: str) -> bool:
+    return any(n in line for line in lines for n in needles)
+
+
+# kind -> header lines to add; `None` marks the kinds handled in fixable_cases().
+# Misspellings are one edit away from exactly one real long option.
+_MISSPELT = ("--tiem=10", "--job-nmae=x", "--partiton=debug", "--acount=proj", "--cpus-per-tsak=2",
+             "--mail-tpye=END", "--requeu", "--commnet=hi")
+_NEAR_MISS = ("# SBATCH --time=10", "#sbatch -J nm", "#Sbatch --comment=nm", "  #SBATCH --nice=3")
+FIX_KINDS = (
+    "crlf", "no-shebang", "indented-shebang", "late", "duplicate", "near-miss", "constraint", "mem-gpu",
+    "gres-gpn", "misspelt", "tasks-per-node", "hash", "geometry",
+)
+# Kinds whose broken form real sbatch 22.05 rejects (the rest sbatch accepts).
+FIX_KINDS_REJECTED = ("crlf", "no-shebang", "indented-shebang", "misspelt", "mem-gpu")
+
+
+@st.composite
+def fixable_cases(draw: st.DrawFn, valid: bool = False,
+                  kinds: tuple[str, ...] = FIX_KINDS) -> tuple[str, tuple[str, ...]]:
+    """(script, kinds applied): a header made broken by 1-3 fixable mutations.
+
+    ``valid``: start from `valid_header_lines()` (sbatch accepts it) and only
+    add mutations that keep the other directives valid; otherwise the header
+    is any generated one (`sbatch_header_lines()`), broken or not.
+    """
+    shebang = draw(st.sampled_from(["#!/bin/bash", "#!/bin/bash", "#!/bin/sh", "#!/usr/bin/env bash"]))
+    header = draw(valid_header_lines()) if valid else draw(st.one_of(valid_header_lines(), sbatch_header_lines()))
+    body = list(draw(st.sampled_from(_FIX_BODIES)))
+    chosen = draw(st.lists(st.sampled_from(kinds), min_size=1, max_size=3, unique=True))
+    applied = []
+    late: list[str] = []
+    for kind in chosen:
+        if kind == "duplicate" and header:
+            i = draw(st.integers(0, len(header) - 1))
+            header.insert(draw(st.integers(i + 1, len(header))), header[i])
+        elif kind == "late" and header:
+            late.append(header.pop(draw(st.integers(0, len(header) - 1))))
+        elif kind == "near-miss":
+            header.insert(draw(st.integers(0, len(header))), draw(st.sampled_from(_NEAR_MISS)))
+        elif kind == "constraint" and not _has(header, "-C", "--constraint"):
+            header += [draw(st.sampled_from(["#SBATCH --constraint=ib", "#SBATCH -C v100"])),
+                       draw(st.sampled_from(["#SBATCH --constraint=v100", "#SBATCH -C skylake"]))]
+        elif kind == "mem-gpu" and not _has(header, "--mem", "--gres", "--gpus"):
+            header += ["#SBATCH --gpus-per-node=1", "#SBATCH --mem=1G", "#SBATCH --mem-per-gpu=4G"]
+        elif kind == "gres-gpn" and not _has(header, "--gres", "--gpus"):
+            n = draw(st.sampled_from(["1", "2"]))
+            header += [f"#SBATCH --gres=gpu:{n}", f"#SBATCH --gpus-per-node={n}"]
+        elif kind == "misspelt":
+            header.insert(draw(st.integers(0, len(header))), "#SBATCH " + draw(st.sampled_from(_MISSPELT)))
+        elif kind == "tasks-per-node" and not _has(header, "tasks-per-node"):
+            header.append("#SBATCH --tasks-per-node=1")
+        elif kind == "hash" and not _has(header, "-J", "--job-name"):
+            header.append("#SBATCH " + draw(st.sampled_from(["-J run#1 --time=5", "--job-name=a#b -t 5"])))
+        elif kind == "geometry" and not _has(header, "--gres", "--gpus", "-n", "--ntasks", "-N", "--nodes"):
+            header += ["#SBATCH -N 1 --gpus-per-node=2"]
+            body = [draw(st.sampled_from(["srun -n 8 python train.py", "srun --ntasks-per-node=4 python x.py",
+                                          "srun torchrun --nproc_per_node=2 train.py"]))]
+        elif kind in ("crlf", "no-shebang", "indented-shebang"):
+            pass  # applied when rendering
+        else:
+            continue
+        applied.append(kind)
+    if not applied:
+        applied.append("crlf")  # every case has at least one problem to fix
+    if late:
+        body = body[:1] + late + body[1:]
+    lines = ([] if "no-shebang" in applied else [shebang]) + header + body
+    text = "".join(line + "\n" for line in lines)
+    if "indented-shebang" in applied:
+        text = draw(st.sampled_from([" ", "\t", "  ", "\n", "\n\n", " \n", "\ufeff"])) + text
+    if "crlf" in applied:
+        breaks = [i for i, c in enumerate(text) if c == "\n"]
+        every = draw(st.booleans())
+        picked = set(breaks) if every else set(draw(st.lists(st.sampled_from(breaks), min_size=1, unique=True)))
+        text = "".join("\r\n" if i in picked else c for i, c in enumerate(text))
+    return text, tuple(applied)
+
+
+def fixable_scripts() -> st.SearchStrategy[str]:
+    """Broken-but-fixable scripts, plus the generic script shapes (for fix properties)."""
+    return st.one_of(
+        fixable_cases().map(lambda case: case[0]),
+        fixable_cases().map(lambda case: case[0]),
+        sbatch_scripts(),
+        sbatch_odd_scripts().map(lambda s: s if isinstance(s, str) else s.decode("utf-8", "surrogateescape")),
+        script_texts(),
+    )

@@ -48,6 +48,9 @@ def add_parser(commands) -> None:
                       help="disregard `# slurmspec: ignore[...]` comments")
     lint.add_argument("--stdin-filename", default=None, help="name to show for standard input")
     add_common(lint)
+    from slurmspec.cli import fixing
+
+    fixing.add_arguments(lint)
 
 
 
@@ -107,6 +110,12 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
 
     from slurmspec.lint.shellcheck import ShellCheckError, is_shellcheck_selector
 
+    if args.unsafe_fixes and not (args.fix or args.diff):
+        return error("--unsafe-fixes needs --fix or --diff")
+    if args.show_fixes and not (args.fix or args.diff):
+        return error("--show-fixes needs --fix or --diff")
+    if args.fix and args.diff:
+        return error("--fix writes the files and --diff writes nothing: give one of them")
     selectors = [*args.select, *args.extend_select, *args.ignore]
     problem = unknown_selectors([s for s in selectors if not is_shellcheck_selector(s)])
     if problem:
@@ -118,6 +127,10 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     settings_cache: dict = {}
     errors: list[str] = []
     results = []
+    fixing = None
+    if args.fix or args.diff:
+        from slurmspec.cli import fixing
+    fixed = []
     for path in _discover(args.paths, errors, args.require_sbatch):
         shown = (args.stdin_filename or "<stdin>") if path == "-" else path
         located = args.stdin_filename if path == "-" else path
@@ -134,8 +147,14 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
         except OSError as exc:
             errors.append(f"{shown}: cannot read: {exc.strerror or exc}")
             continue
-        script = parse_script(data, shown, settings.version)
-        found = lint_script(script, settings.rules, severity=settings.severity, suppress=not args.no_suppress)
+        if fixing is not None:
+            outcome = fixing.fix_input(data, shown, settings, args)
+            fixing.deliver(path, shown, data, outcome, args, out, errors)
+            fixed.append((shown, outcome))
+            script, found = parse_script(outcome.text, shown, settings.version), list(outcome.diagnostics)
+        else:
+            script = parse_script(data, shown, settings.version)
+            found = lint_script(script, settings.rules, severity=settings.severity, suppress=not args.no_suppress)
         if settings.shellcheck:
             from slurmspec.lint.shellcheck import shellcheck_script
 
@@ -150,14 +169,21 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
 
     from slurmspec.report import default_format, resolve_color, write_report
 
-    write_report(
-        args.format or default_format(out), [(script, found) for script, found, _ in results], out,
-        color=resolve_color(args.color, out), quiet=args.quiet, statistics=args.statistics,
-    )
+    if fixing is not None:
+        fixing.summarize(fixed, args, sys.stderr)
+    if not args.diff:
+        # Fixing standard input puts the script on standard output: the findings go to standard error.
+        stream = sys.stderr if fixing is not None and "-" in args.paths else out
+        write_report(
+            args.format or default_format(stream), [(script, found) for script, found, _ in results], stream,
+            color=resolve_color(args.color, stream), quiet=args.quiet, statistics=args.statistics,
+        )
     for message in errors:
         sys.stderr.write(f"slurmspec: error: {message}\n")
     if errors:
         return EXIT_ERROR
+    if args.diff:
+        return EXIT_FINDINGS if any(outcome.changed for _, outcome in fixed) else EXIT_OK
     if args.exit_zero:
         return EXIT_OK
     failing = any(

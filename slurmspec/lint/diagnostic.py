@@ -24,7 +24,7 @@ class Diagnostic:
     message: str
     span: Span
     path: str | None = None
-    fix: Any = None  # an autofix, once fixes exist; None means no fix offered
+    fix: Any = None  # a slurmspec.fix.edit.Fix, or None when no fix is offered
     notes: tuple[str, ...] = attrs.field(default=(), converter=tuple)
 
     @property

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import inspect
 from functools import cached_property
-from typing import Callable, Iterator
+from typing import TYPE_CHECKING, Callable, Iterator
 
 import attrs
 
@@ -26,6 +26,9 @@ FAMILIES = {"0": "parse", "1": "reject", "2": "traps", "3": "launch", "4": "clus
 REFUSING_FAMILIES = frozenset({"parse", "reject"})
 
 DOC_HEADINGS = ("What it does", "Why is this bad?", "Example", "Use instead", "Slurm versions", "References")
+
+if TYPE_CHECKING:  # pragma: no cover
+    from slurmspec.fix.edit import Fix
 
 Checker = Callable[["Context"], None]
 
@@ -74,7 +77,7 @@ class Context:
 
     def report(
         self, code: str, span: Span, message: str, *,
-        severity: str | None = None, notes: tuple[str, ...] = (),
+        severity: str | None = None, notes: tuple[str, ...] = (), fix: "Fix | None" = None,
     ) -> None:
         rule = self._rules[code]
         self.found.append(
@@ -87,6 +90,7 @@ class Context:
                 span=span,
                 path=self.script.path,
                 notes=notes,
+                fix=fix,
             )
         )
 

@@ -57,8 +57,31 @@ def _external_descriptor(diagnostic: Diagnostic) -> dict[str, Any]:
     }
 
 
+def _region(span) -> dict[str, int]:
+    return {"startLine": span.line, "startColumn": span.column, "endLine": span.end_line, "endColumn": span.end_column}
+
+
+def _fixes(diagnostic: Diagnostic) -> list[dict[str, Any]]:
+    """The autofix as a SARIF ``fix``; its applicability (safe/unsafe) goes in ``properties``.
+
+    A display-only fix has no text to offer (``--fix`` never applies it), so it is left out.
+    """
+    fix = diagnostic.fix
+    if fix is None or fix.applicability == "display-only" or not fix.edits:
+        return []
+    replacements = [
+        {"deletedRegion": _region(edit.span), "insertedContent": {"text": edit.text}}
+        for edit in sorted(fix.edits, key=lambda e: e.span.start)
+    ]
+    return [{
+        "description": {"text": fix.title},
+        "artifactChanges": [{"artifactLocation": {"uri": _uri(diagnostic.path)}, "replacements": replacements}],
+        "properties": {"applicability": fix.applicability},
+    }]
+
+
 def _result(diagnostic: Diagnostic, index: int) -> dict[str, Any]:
-    span = diagnostic.span
+    fixes = _fixes(diagnostic)
     return {
         "ruleId": diagnostic.code,
         "ruleIndex": index,
@@ -67,14 +90,10 @@ def _result(diagnostic: Diagnostic, index: int) -> dict[str, Any]:
         "locations": [{
             "physicalLocation": {
                 "artifactLocation": {"uri": _uri(diagnostic.path)},
-                "region": {
-                    "startLine": span.line,
-                    "startColumn": span.column,
-                    "endLine": span.end_line,
-                    "endColumn": span.end_column,
-                },
+                "region": _region(diagnostic.span),
             },
         }],
+        **({"fixes": fixes} if fixes else {}),
     }
 
 

@@ -40,7 +40,12 @@ def test_report_is_valid_sarif(monkeypatch):
     log = sarif_of(monkeypatch, *FIXTURES)
     jsonschema.Draft4Validator(SCHEMA).validate(log)
     assert log["version"] == "2.1.0" and len(log["runs"]) == 1
-    assert log["runs"][0]["results"], "the fixtures have findings"
+    results = log["runs"][0]["results"]
+    assert results, "the fixtures have findings"
+    # SB201 has a fix (move the late directive up): it travels as a SARIF fix, valid against the schema.
+    (moved,) = [r for r in results if r["ruleId"] == "SB201"]
+    assert moved["fixes"][0]["properties"]["applicability"] in ("safe", "unsafe")
+    assert moved["fixes"][0]["artifactChanges"][0]["replacements"]
 
 
 def test_an_empty_report_is_valid_sarif(monkeypatch, tmp_path):

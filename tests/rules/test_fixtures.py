@@ -7,8 +7,12 @@ empty sidecar (or none) means the rule must stay silent on that script. An
 optional ``# slurm-version: X.Y`` line in the sidecar sets the target version.
 Only the fixture's own code is compared, so rules can be developed side by side.
 
+Fixes: ``<case>.fixed`` holds the script as the rule's own fixes (safe and
+unsafe, applied in rounds) leave it. A case without one must come out of the
+rule's fixes unchanged, and every fixable rule has at least one ``.fixed``.
+
 Run ``python -m pytest tests/rules --update-fixtures`` to rewrite the sidecars
-from the current behaviour (then review the diff).
+(and ``.fixed`` files) from the current behaviour (then review the diff).
 """
 
 from __future__ import annotations
@@ -69,4 +73,47 @@ def test_every_rule_has_a_triggering_and_a_silent_fixture():
         code for code in registry()
         if not (True in by_code.get(code, []) and False in by_code.get(code, []))
     ]
+    assert missing == []
+
+
+def fix_with(code: str, data: bytes, path: str, version) -> tuple[str, str]:
+    """(original text, text after the rule's safe+unsafe fixes); fails on a refused fix."""
+    from slurmspec.fix.loop import fix_text
+    from slurmspec.lint.engine import lint_script
+    from slurmspec.parser.script import decode, parse_script
+
+    rule = registry()[code]
+
+    def lint(text):
+        script = parse_script(text, path, version)
+        return script.to_text(), lint_script(script, [rule])
+
+    original = decode(data)[0]
+    outcome = fix_text(original, lint, unsafe=True)
+    assert outcome.failure is None, f"{path}: {outcome.failure}"
+    return original, outcome.text
+
+
+@pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
+def test_fixture_fix(case: Path, request: pytest.FixtureRequest):
+    code = case.parent.name
+    version, _ = read_expected(case.with_suffix(".expected"))
+    original, fixed = fix_with(code, case.read_bytes(), str(case), version)
+    expected_file = case.with_suffix(".fixed")
+    if request.config.getoption("--update-fixtures"):
+        if fixed != original:
+            expected_file.write_bytes(fixed.encode("utf-8", "surrogateescape"))
+        elif expected_file.exists():
+            expected_file.unlink()
+        return
+    if expected_file.exists():
+        assert fixed == expected_file.read_bytes().decode("utf-8", "surrogateescape"), f"{case}: fixed text differs"
+        assert fixed != original, f"{expected_file} equals the script: delete it"
+    else:
+        assert fixed == original, f"{case}: the {code} fix changed the script but there is no {expected_file.name}"
+
+
+def test_every_fixable_rule_has_a_fixed_fixture():
+    with_fixed = {case.parent.name for case in CASES if case.with_suffix(".fixed").exists()}
+    missing = sorted(code for code, rule in registry().items() if rule.fixable and code not in with_fixed)
     assert missing == []

@@ -1,0 +1,90 @@
+"""``lint --fix``, ``--unsafe-fixes``, ``--diff`` and ``--show-fixes``: fixing one input, and the summary.
+
+Kept apart from ``lint_cmd.py`` so that the plain lint path imports none of it.
+Where the fixed text goes: ``--diff`` prints a unified diff and writes nothing;
+``--fix`` on a file replaces it atomically (``slurmspec/fix/write.py``);
+``--fix`` on standard input prints the fixed script on standard output, so
+the findings go to standard error.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import IO
+
+from slurmspec.fix.loop import FixOutcome, fix_text
+
+
+def add_arguments(lint: argparse.ArgumentParser) -> None:
+    group = lint.add_argument_group("fixing")
+    group.add_argument("--fix", action="store_true", help="apply safe fixes to the files (standard input: print the fixed script)")
+    group.add_argument("--unsafe-fixes", action="store_true",
+                       help="with --fix or --diff, also apply fixes that change what the job asks for")
+    group.add_argument("--diff", action="store_true",
+                       help="print the fixes as a unified diff and write nothing (exit 1 when there is a change)")
+    group.add_argument("--show-fixes", action="store_true", help="list the fixes that were applied (on standard error)")
+
+
+def wanted(args: argparse.Namespace) -> bool:
+    return args.fix or args.diff
+
+
+def fix_input(data: bytes, shown: str, settings, args: argparse.Namespace) -> FixOutcome:
+    from slurmspec.lint.engine import lint_script
+    from slurmspec.parser.script import parse_script
+
+    def lint(text: str | bytes):
+        script = parse_script(text, shown, settings.version)
+        found = lint_script(script, settings.rules, severity=settings.severity, suppress=not args.no_suppress)
+        return script.to_text(), found
+
+    from slurmspec.parser.script import decode
+
+    return fix_text(decode(data)[0], lint, unsafe=args.unsafe_fixes)
+
+
+def deliver(path: str, shown: str, data: bytes, outcome: FixOutcome, args: argparse.Namespace,
+            out: IO[str], errors: list[str]) -> None:
+    """Write, print or diff the outcome of fixing one input; problems go to ``errors``."""
+    if outcome.failure:
+        errors.append(f"{shown}: not fixed, the file is left as it was: {outcome.failure}"
+                      " (a bug in slurmspec: please report it; --ignore the rule meanwhile)")
+    new = outcome.text.encode("utf-8", "surrogateescape")
+    if args.diff:
+        from slurmspec.fix.diff import unified_diff
+
+        out.write(unified_diff(outcome.original, outcome.text, shown))
+        return
+    if path == "-":
+        out.buffer.write(new) if hasattr(out, "buffer") else out.write(outcome.text)
+        out.flush()
+        return
+    if outcome.changed:
+        from slurmspec.fix.write import ChangedOnDisk, write_atomically
+
+        try:
+            write_atomically(path, new, data)
+        except ChangedOnDisk as exc:
+            errors.append(str(exc))
+        except OSError as exc:
+            errors.append(f"{shown}: cannot write: {exc.strerror or exc}")
+
+
+def summarize(outcomes: list[tuple[str, FixOutcome]], args: argparse.Namespace, err: IO[str]) -> None:
+    fixed = sum(len(o.applied) for _, o in outcomes)
+    files = sum(1 for _, o in outcomes if o.changed)
+    verb = "Would fix" if args.diff else "Fixed"
+    if args.show_fixes:
+        for shown, outcome in outcomes:
+            if outcome.applied:
+                err.write(f"{shown}:\n")
+                for item in outcome.applied:
+                    err.write(f"    {item.code} ({item.name}): {item.title}\n")
+    remaining = sum(len(o.diagnostics) for _, o in outcomes)
+    err.write(f"{verb} {fixed} finding{'s' if fixed != 1 else ''} in {files} file{'s' if files != 1 else ''}"
+              f"; {remaining} remain{'s' if remaining == 1 else ''}.\n")
+    if not args.unsafe_fixes:
+        unsafe = sum(1 for _, o in outcomes for d in o.diagnostics
+                     if d.fix is not None and d.fix.applicability == "unsafe")
+        if unsafe:
+            err.write(f"{unsafe} more can be fixed with --unsafe-fixes (review the change: see --diff).\n")

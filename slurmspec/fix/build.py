@@ -1,0 +1,77 @@
+"""Small constructors rules use to make edits against a parsed ``Script``."""
+
+from __future__ import annotations
+
+from slurmspec.fix.edit import Edit
+from slurmspec.model.script import Directive, DirectiveLine, Line, Script
+
+
+def replace(script: Script, start: int, end: int, text: str) -> Edit:
+    return Edit(script.span(start, end), text)
+
+
+def insert(script: Script, offset: int, text: str) -> Edit:
+    return Edit(script.span(offset, offset), text)
+
+
+def delete_line(script: Script, line: Line) -> Edit:
+    """Remove a whole physical line with its line break.
+
+    The last line of a file without a final newline takes the previous line's
+    break instead, so no blank line is left behind.
+    """
+    start, end = line.span.start, line.span.end + len(line.newline)
+    if not line.newline and start > 0:
+        start -= 1
+    return Edit(script.span(start, end), "")
+
+
+def line_text_with_newline(line: Line) -> str:
+    return line.text + (line.newline or "\n")
+
+
+def directive_line_of(script: Script, directive: Directive) -> DirectiveLine | None:
+    for dline in script.directive_lines:
+        if dline.line.span.start <= directive.span.start < dline.line.span.end:
+            return dline
+    return None
+
+
+def delete_directive(script: Script, directive: Directive) -> Edit | None:
+    """Remove one option (with its value); see ``delete_directives``."""
+    edits = delete_directives(script, [directive])
+    return None if edits is None else edits[0]
+
+
+def delete_directives(script: Script, directives) -> list[Edit] | None:
+    """Remove options (with their values) from their ``#SBATCH`` lines: one edit per line,
+    the whole line when nothing else is left on it. None when one of them cannot be cut
+    out cleanly (part of a bundle like ``-vN2``, or the line also starts a hetjob component).
+    """
+    by_line: dict[int, tuple[DirectiveLine, list]] = {}
+    for directive in directives:
+        dline = directive_line_of(script, directive)
+        if dline is None:
+            return None
+        own = [w for w in dline.words if directive.span.start <= w.span.start < directive.span.end]
+        if not own or own[0].span.start != directive.span.start or own[-1].span.end != directive.span.end:
+            return None
+        by_line.setdefault(dline.line.number, (dline, []))[1].extend(own)
+    edits = []
+    for dline, removed in by_line.values():
+        kept = [w for w in dline.words if w not in removed]
+        if not kept:
+            if dline.separator:
+                return None
+            edits.append(delete_line(script, dline.line))
+            continue
+        # Rewrite the stretch of words, keeping the blank that preceded each kept word.
+        words = dline.words
+        pieces = []
+        for index, word in enumerate(words):
+            if word in removed:
+                continue
+            blank = script.source[words[index - 1].span.end:word.span.start] if index else ""
+            pieces.append((blank if pieces else "") + script.source[word.span.start:word.span.end])
+        edits.append(Edit(script.span(words[0].span.start, words[-1].span.end), "".join(pieces)))
+    return edits

@@ -1,0 +1,40 @@
+"""Write a fixed script back safely: atomically, with its mode, and only if nobody changed it meanwhile."""
+
+from __future__ import annotations
+
+import os
+import stat
+import tempfile
+
+
+class ChangedOnDisk(Exception):
+    """The file is no longer what was read and fixed; writing would lose someone's edit."""
+
+
+def write_atomically(path: str, data: bytes, expected: bytes) -> None:
+    """Replace ``path`` with ``data`` if it still holds ``expected``.
+
+    The new content goes to a temporary file in the same folder (so the final
+    ``os.replace`` is a rename on one file system, atomic on POSIX), is flushed
+    and fsynced, gets the original file's permission bits, and only then takes
+    the file's place. A reader sees the old file or the new one, never half.
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    mode = stat.S_IMODE(os.stat(path).st_mode)
+    handle, temp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".slurmspec")
+    try:
+        with os.fdopen(handle, "wb") as out:
+            out.write(data)
+            out.flush()
+            os.fsync(out.fileno())
+        os.chmod(temp, mode)
+        with open(path, "rb") as current:
+            if current.read() != expected:
+                raise ChangedOnDisk(f"{path} changed on disk since it was read; not written")
+        os.replace(temp, path)
+    except BaseException:
+        try:
+            os.unlink(temp)
+        except FileNotFoundError:
+            pass
+        raise

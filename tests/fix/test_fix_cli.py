@@ -1,0 +1,275 @@
+"""``slurmspec lint --fix / --diff / --unsafe-fixes / --show-fixes`` and the pieces behind them."""
+
+from __future__ import annotations
+
+import os
+import stat
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from slurmspec.cli import main
+from slurmspec.fix.edit import Edit, Fix
+from slurmspec.fix.loop import MAX_ROUNDS, fix_text
+from slurmspec.fix.write import ChangedOnDisk, write_atomically
+from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.parser.script import parse_script
+
+CRLF = b"#!/bin/bash\r\n#SBATCH --time=10\r\nsrun hostname\r\n"
+FIXED = b"#!/bin/bash\n#SBATCH --time=10\nsrun hostname\n"
+NO_SHEBANG = b"#SBATCH --time=10\nsrun hostname\n"
+CLEAN = FIXED
+
+
+def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "slurmspec", *args], input=stdin, capture_output=True, timeout=60)
+
+
+def script_file(tmp_path: Path, data: bytes, mode: int = 0o644, name: str = "job.sbatch") -> Path:
+    path = tmp_path / name
+    path.write_bytes(data)
+    os.chmod(path, mode)
+    return path
+
+
+# ------------------------------------------------------------------ --fix on files
+def test_fix_rewrites_the_file_atomically_and_keeps_its_mode(tmp_path, capsys):
+    path = script_file(tmp_path, CRLF, mode=0o750)
+    inode = path.stat().st_ino
+    code = main(["lint", "--no-config", "--fix", str(path)])
+    err = capsys.readouterr().err
+    assert code in (0, 1), err
+    assert path.read_bytes() == FIXED
+    assert stat.S_IMODE(path.stat().st_mode) == 0o750
+    # A rename put a new file in place (never a write into the old one), and no temporary is left behind.
+    assert path.stat().st_ino != inode
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["job.sbatch"]
+    assert "Fixed 1 finding in 1 file" in err
+
+
+@pytest.mark.parametrize("mode", [0o600, 0o755, 0o640])
+def test_write_atomically_keeps_permission_bits(tmp_path, mode):
+    path = script_file(tmp_path, CRLF, mode=mode)
+    write_atomically(str(path), FIXED, CRLF)
+    assert path.read_bytes() == FIXED and stat.S_IMODE(path.stat().st_mode) == mode
+
+
+def test_fix_leaves_a_clean_file_alone(tmp_path, capsys):
+    path = script_file(tmp_path, CLEAN)
+    before = path.stat()
+    assert main(["lint", "--no-config", "--fix", str(path)]) in (0, 1)
+    after = path.stat()
+    assert path.read_bytes() == CLEAN and (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
+    assert "Fixed 0 findings in 0 files" in capsys.readouterr().err
+
+
+def test_fix_reports_what_remains_after_fixing(tmp_path, capsys):
+    # --bogus has no fix: it is still reported (against the fixed text, so at line 2 of 3 lines).
+    path = script_file(tmp_path, b"#!/bin/bash\r\n#SBATCH --bogus\r\nsrun x\r\n")
+    assert main(["lint", "--no-config", "--fix", "--format", "json", str(path)]) == 1
+    captured = capsys.readouterr()
+    assert path.read_bytes() == b"#!/bin/bash\n#SBATCH --bogus\nsrun x\n"
+    assert '"SB001"' in captured.out and '"SB105"' not in captured.out
+
+
+# ------------------------------------------------------------------ changed on disk
+def test_write_atomically_refuses_a_file_changed_since_it_was_read(tmp_path):
+    path = script_file(tmp_path, b"someone else's edit\n", mode=0o700)
+    with pytest.raises(ChangedOnDisk, match="changed on disk"):
+        write_atomically(str(path), FIXED, expected=CRLF)
+    assert path.read_bytes() == b"someone else's edit\n"
+    assert stat.S_IMODE(path.stat().st_mode) == 0o700
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["job.sbatch"]  # the temporary is gone
+
+
+def test_fix_refuses_to_overwrite_an_edit_made_while_fixing(tmp_path, capsys, monkeypatch):
+    from slurmspec.cli import fixing
+
+    path = script_file(tmp_path, CRLF)
+    real = fixing.fix_input
+
+    def edited_meanwhile(data, shown, settings, args):
+        outcome = real(data, shown, settings, args)
+        path.write_bytes(b"#!/bin/bash\r\n# an editor saved this meanwhile\r\n")
+        return outcome
+
+    monkeypatch.setattr(fixing, "fix_input", edited_meanwhile)
+    assert main(["lint", "--no-config", "--fix", str(path)]) == 2
+    assert path.read_bytes() == b"#!/bin/bash\r\n# an editor saved this meanwhile\r\n"
+    err = capsys.readouterr().err
+    assert f"{path} changed on disk since it was read; not written" in err
+
+
+# ------------------------------------------------------------------ --diff
+def test_diff_prints_the_change_writes_nothing_and_exits_1(tmp_path, capsys):
+    path = script_file(tmp_path, NO_SHEBANG)
+    before = path.stat()
+    assert main(["lint", "--no-config", "--diff", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert path.read_bytes() == NO_SHEBANG and path.stat().st_mtime_ns == before.st_mtime_ns
+    assert out.startswith(f"--- {path}\n+++ {path}\n@@ ")
+    assert "+#!/bin/bash\n" in out and " #SBATCH --time=10\n" in out
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["job.sbatch"]
+
+
+def test_diff_exits_0_when_nothing_would_change(tmp_path, capsys):
+    path = script_file(tmp_path, b"#!/bin/bash\n#SBATCH --bogus\nsrun x\n")  # a finding, but no fix
+    assert main(["lint", "--no-config", "--diff", str(path)]) == 0
+    assert capsys.readouterr().out == ""
+    assert path.read_bytes() == b"#!/bin/bash\n#SBATCH --bogus\nsrun x\n"
+
+
+def test_diff_shows_each_crlf_line(tmp_path, capsys):
+    path = script_file(tmp_path, CRLF)
+    assert main(["lint", "--no-config", "--diff", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert out.count("\n-") == 3 and out.count("\n+") == 3 + 1  # +1: the "+++" header line
+    assert path.read_bytes() == CRLF
+
+
+# ------------------------------------------------------------------ standard input
+def test_fix_on_stdin_prints_the_fixed_script_and_findings_go_to_stderr():
+    result = run("lint", "--no-config", "--fix", "-", stdin=b"#SBATCH --time=10\r\n#SBATCH --bogus\r\nsrun x\r\n")
+    assert result.returncode == 1, result.stderr
+    assert result.stdout == b"#!/bin/bash\n#SBATCH --time=10\n#SBATCH --bogus\nsrun x\n"
+    err = result.stderr.decode()
+    assert "SB001" in err and "Traceback" not in err
+
+
+def test_fix_on_stdin_keeps_undecodable_bytes():
+    data = b"#!/bin/bash\r\n#SBATCH -J caf\xe9\r\nsrun x\r\n"
+    result = run("lint", "--no-config", "--fix", "-", stdin=data)
+    assert result.stdout == data.replace(b"\r\n", b"\n"), result.stderr
+
+
+# ------------------------------------------------------------------ usage errors
+@pytest.mark.parametrize("args", [
+    ["--unsafe-fixes"], ["--show-fixes"], ["--fix", "--diff"], ["--unsafe-fixes", "--show-fixes"],
+])
+def test_fix_options_need_fix_or_diff(tmp_path, capsys, args):
+    path = script_file(tmp_path, CRLF)
+    assert main(["lint", "--no-config", *args, str(path)]) == 2
+    assert "slurmspec: error:" in capsys.readouterr().err
+    assert path.read_bytes() == CRLF
+
+
+# ------------------------------------------------------------------ --show-fixes
+def test_show_fixes_lists_code_name_and_title(tmp_path, capsys):
+    path = script_file(tmp_path, b"#SBATCH --time=10\r\nsrun x\r\n")
+    main(["lint", "--no-config", "--fix", "--show-fixes", str(path)])
+    err = capsys.readouterr().err
+    assert f"{path}:\n" in err
+    assert "    SB103 (missing-shebang): " in err
+    assert "    SB105 (dos-line-breaks): Convert the DOS line breaks (\\r\\n) to Unix ones (\\n)" in err
+    assert path.read_bytes() == b"#!/bin/bash\n#SBATCH --time=10\nsrun x\n"
+
+
+def test_without_show_fixes_no_list(tmp_path, capsys):
+    path = script_file(tmp_path, CRLF)
+    main(["lint", "--no-config", "--fix", str(path)])
+    assert "SB105 (dos-line-breaks):" not in capsys.readouterr().err
+
+
+# ------------------------------------------------------------------ fix loop failures
+def _real_lint(text: str):
+    script = parse_script(text, "<t>")
+    from slurmspec.lint.engine import lint_script
+
+    return script.to_text(), lint_script(script)
+
+
+def _fake(text: str, code: str, name: str, fix: Fix | None, at: int = 0) -> Diagnostic:
+    script = parse_script(text, "<t>")
+    return Diagnostic(code=code, name=name, family="traps", severity="warning", message="fake",
+                      span=script.span(at, at), fix=fix)
+
+
+def _fake_fix(text: str, start: int, end: int, new: str, title: str = "Fake it") -> Fix:
+    script = parse_script(text, "<t>")
+    return Fix(title=title, edits=[Edit(script.span(start, end), new)])
+
+
+def bad_rule_lint(text: str):
+    """The real linter plus SB999 (fake-breaker), whose fix inserts an unknown option: that adds SB001."""
+    rendered, found = _real_lint(text)
+    if "--zzzzzzzz" not in text:
+        at = text.find("\n") + 1
+        found = [*found, _fake(text, "SB999", "fake-breaker", _fake_fix(text, at, at, "#SBATCH --zzzzzzzz\n",
+                                                                         "Add an option"))]
+    return rendered, found
+
+
+def test_a_fix_that_adds_a_finding_is_refused_and_named():
+    text = "#!/bin/bash\n#SBATCH -t 5\nsrun x\n"
+    assert "SB001" not in {d.code for d in _real_lint(text)[1]}
+    outcome = fix_text(text, bad_rule_lint)
+    assert outcome.text == text and not outcome.changed and outcome.applied == ()
+    assert "SB999 (fake-breaker)" in outcome.failure and "Add an option" in outcome.failure
+    assert "adds SB001" in outcome.failure
+    # The findings reported are the original ones, not those of the refused text.
+    assert [d.code for d in outcome.diagnostics] == [d.code for d in bad_rule_lint(text)[1]]
+
+
+def test_a_fix_that_changes_nothing_is_refused():
+    def lint(text: str):
+        rendered, found = _real_lint(text)
+        return rendered, [*found, _fake(text, "SB998", "fake-noop", _fake_fix(text, 0, 1, text[0]))]
+
+    text = "#!/bin/bash\nsrun x\n"
+    outcome = fix_text(text, lint)
+    assert outcome.text == text and "SB998" in outcome.failure and "change nothing" in outcome.failure
+
+
+def test_a_fix_that_never_settles_is_refused():
+    def lint(text: str):  # always offers to append one more line
+        rendered, found = _real_lint(text)
+        return rendered, [*found, _fake(text, "SB997", "fake-forever", _fake_fix(text, len(text), len(text), "#\n"))]
+
+    text = "#!/bin/bash\nsrun x\n"
+    outcome = fix_text(text, lint)
+    assert outcome.text == text and "SB997" in outcome.failure and f"after {MAX_ROUNDS} rounds" in outcome.failure
+
+
+def test_a_fix_whose_edit_cannot_be_applied_is_refused():
+    def lint(text: str):
+        rendered, found = _real_lint(text)
+        broken = Fix(title="Broken edit", edits=[Edit(parse_script(text).span(0, 0), None)])  # not a str
+        return rendered, [*found, _fake(text, "SB996", "fake-crash", broken)]
+
+    text = "#!/bin/bash\nsrun x\n"
+    outcome = fix_text(text, lint)
+    assert outcome.text == text and "applying the fixes of SB996 failed" in outcome.failure
+
+
+def test_safe_fixes_still_apply_when_an_unsafe_one_is_not_asked_for():
+    def lint(text: str):
+        rendered, found = _real_lint(text)
+        unsafe = Fix(title="Unsafe", edits=[Edit(parse_script(text).span(0, len(text)), "")], applicability="unsafe")
+        return rendered, [*found, _fake(text, "SB995", "fake-unsafe", unsafe)]
+
+    outcome = fix_text("#!/bin/bash\r\nsrun x\r\n", lint)
+    assert outcome.failure is None and outcome.text == "#!/bin/bash\nsrun x\n"
+    assert [a.code for a in outcome.applied] == ["SB105"]
+
+
+def test_cli_fix_loop_failure_leaves_the_file_untouched_and_names_the_rule(tmp_path, capsys, monkeypatch):
+    from slurmspec.cli import fixing
+
+    def with_bad_rule(text, lint, *, unsafe=False):
+        def both(t):
+            rendered, found = lint(t)
+            extra = bad_rule_lint(t)[1][len(_real_lint(t)[1]):]
+            return rendered, [*found, *extra]
+
+        return fix_text(text, both, unsafe=unsafe)
+
+    monkeypatch.setattr(fixing, "fix_text", with_bad_rule)
+    path = script_file(tmp_path, CRLF, mode=0o750)
+    inode = path.stat().st_ino
+    assert main(["lint", "--no-config", "--fix", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert path.read_bytes() == CRLF and path.stat().st_ino == inode
+    assert f"{path}: not fixed, the file is left as it was:" in err
+    assert "SB999 (fake-breaker)" in err and "please report it" in err

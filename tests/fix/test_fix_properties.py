@@ -1,0 +1,202 @@
+"""Properties of ``fix_text`` (what ``slurmspec lint --fix`` does) over generated broken-but-fixable scripts.
+
+Written over "whatever fixes the rules offer", so every new fix is covered:
+
+* fixing is idempotent (with and without unsafe fixes);
+* the fixed text parses and round-trips exactly;
+* no finding with an applicable fix is left (unless fixing failed, and then nothing changed);
+* every line no edit touched is byte-identical, at its shifted place, and still a line of its own;
+* no traceback on arbitrary bytes, through ``fix_text`` and through ``lint --fix -`` on standard input.
+"""
+
+from __future__ import annotations
+
+import io
+import sys
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+import slurmspec
+from slurmspec.cli import main
+from slurmspec.fix.apply import choose
+from slurmspec.parser.script import decode
+from slurmspec.version import NEWEST, OLDEST
+from tests.fix.support import RecordingLint, describe, fix
+from tests.strategies import fixable_cases, fixable_scripts, script_bytes
+
+VERSIONS = st.sampled_from([OLDEST, NEWEST])
+SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(text=fixable_scripts(), unsafe=st.booleans(), version=VERSIONS)
+@example(text="#!/bin/bash\r\n#SBATCH -t 5\r\nsrun x\r\n", unsafe=False, version=NEWEST)
+@example(text=" #!/bin/bash\n#SBATCH -t 5\n", unsafe=False, version=NEWEST)
+@example(text="#SBATCH -t 5\nsrun x", unsafe=True, version=OLDEST)
+def test_fixing_twice_is_fixing_once(text: str, unsafe: bool, version) -> None:
+    once = fix(text, unsafe=unsafe, version=version)
+    twice = fix(once.text, unsafe=unsafe, version=version)
+    assert twice.text == once.text, describe(once) + "\n=== second run ===\n" + describe(twice)
+    assert twice.failure is None or once.failure is not None, describe(twice)
+    if once.failure is None:
+        assert twice.applied == (), describe(twice)
+
+
+@SETTINGS
+@given(text=fixable_scripts(), unsafe=st.booleans(), version=VERSIONS)
+def test_fixed_text_parses_and_round_trips(text: str, unsafe: bool, version) -> None:
+    outcome = fix(text, unsafe=unsafe, version=version)
+    assert slurmspec.parse(outcome.text, version=version).to_text() == outcome.text, describe(outcome)
+
+
+@SETTINGS
+@given(text=fixable_scripts(), unsafe=st.booleans(), version=VERSIONS)
+@example(text="\ufeff#!/bin/bash\r\ntrue\r\n", unsafe=False, version=NEWEST)
+def test_no_applicable_fix_is_left(text: str, unsafe: bool, version) -> None:
+    outcome = fix(text, unsafe=unsafe, version=version)
+    if outcome.failure is not None:
+        assert outcome.text == outcome.original and outcome.applied == (), describe(outcome)
+        return
+    left = [d for d in outcome.diagnostics if d.fix is not None and d.fix.applies(unsafe)]
+    assert not left, describe(outcome)
+    # What remains is what the linter says about the fixed text (not a stale list).
+    fresh = RecordingLint(version)(outcome.text)[1]
+    assert sorted(d.sort_key for d in fresh) == sorted(d.sort_key for d in outcome.diagnostics), describe(outcome)
+
+
+@SETTINGS
+@given(case=fixable_cases(), unsafe=st.booleans(), version=VERSIONS)
+def test_generated_fixable_scripts_never_fail_to_fix(case, unsafe: bool, version) -> None:
+    """A fix loop failure is a bug in some rule's fix: the generated problems must all be fixable."""
+    text, kinds = case
+    outcome = fix(text, unsafe=unsafe, version=version)
+    assert outcome.failure is None, f"mutations {kinds}\n" + describe(outcome)
+    offered = [d for d in RecordingLint(version)(text)[1] if d.fix is not None and d.fix.applies(unsafe)]
+    assert outcome.changed == bool(offered), f"mutations {kinds}\n" + describe(outcome)
+
+
+# ------------------------------------------------------------ untouched lines
+def _lines(text: str) -> list[tuple[int, int]]:
+    """(start, end) of every line, the end past its ``\\n`` (only ``\\n`` ends a line, as for sbatch)."""
+    spans, start = [], 0
+    while start < len(text):
+        nl = text.find("\n", start)
+        end = len(text) if nl == -1 else nl + 1
+        spans.append((start, end))
+        start = end
+    return spans
+
+
+def _splice(text: str, edits) -> str:
+    out, at = [], 0
+    for edit in sorted(edits, key=lambda e: (e.span.start, e.span.end)):
+        assert edit.span.start >= at, f"overlapping edits were chosen: {edits}"
+        out += [text[at:edit.span.start], edit.text]
+        at = edit.span.end
+    return "".join(out) + text[at:]
+
+
+def _touches(edit, start: int, end: int) -> bool:
+    """The edit changes bytes of the line [start, end): it replaces some of them, or inserts inside it."""
+    s, e = edit.span.start, edit.span.end
+    if s == e:
+        return start < s < end
+    return s < end and start < e
+
+
+def check_untouched_lines(before: str, after: str, edits) -> None:
+    """Every line of ``before`` that no edit touches is in ``after`` byte for byte, shifted by the
+    edits in front of it, and still starts a line there (an insertion glued to it would break it)."""
+    for start, end in _lines(before):
+        if any(_touches(edit, start, end) for edit in edits):
+            continue
+        shift = sum(len(e.text) - (e.span.end - e.span.start) for e in edits if e.span.end <= start)
+        at = start + shift
+        assert after[at:at + end - start] == before[start:end], (
+            f"untouched line {before[start:end]!r} changed in\n{before!r}\n->\n{after!r}\nedits: {edits}")
+        assert at == 0 or after[at - 1] == "\n", (
+            f"untouched line {before[start:end]!r} no longer starts a line in {after!r}; edits: {edits}")
+
+
+@SETTINGS
+@given(text=fixable_scripts(), unsafe=st.booleans(), version=VERSIONS)
+@example(text="echo hi\n#SBATCH -t 5\r\n", unsafe=True, version=OLDEST)
+def test_lines_no_edit_touched_are_byte_identical(text: str, unsafe: bool, version) -> None:
+    lint = RecordingLint(version)
+    from slurmspec.fix.loop import fix_text
+
+    outcome = fix_text(decode(text)[0], lint, unsafe=unsafe)
+    if outcome.failure is not None:
+        assert outcome.text == outcome.original
+        return
+    # Replay the rounds: each lint call after the first saw the previous text with the chosen fixes applied.
+    for (_, before, found), (spliced, rendered, _) in zip(lint.calls, lint.calls[1:]):
+        chosen = choose([d.fix for d in found if d.fix is not None and d.fix.applies(unsafe)])
+        edits = [edit for f in chosen for edit in f.edits]
+        assert edits, describe(outcome)
+        assert spliced == _splice(before, edits), describe(outcome)
+        assert rendered == spliced, "a fixed text did not round-trip through the parser\n" + describe(outcome)
+        check_untouched_lines(before, spliced, edits)
+    assert outcome.text == lint.calls[-1][1], describe(outcome)
+
+
+def test_untouched_line_check_can_fail() -> None:
+    """The check above notices a change outside the edits and an insertion glued to the next line."""
+    from slurmspec.fix.edit import Edit
+    from slurmspec.span import Span
+
+    def at(start: int, end: int) -> Span:
+        return Span(start, end, 1, 1, 1, 1)
+
+    before = "#SBATCH -t 5\nsrun x\n"
+    check_untouched_lines(before, "#!/bin/bash\n" + before, [Edit(at(0, 0), "#!/bin/bash\n")])
+    with pytest.raises(AssertionError, match="no longer starts a line"):
+        check_untouched_lines(before, "#!/bin/bash" + before, [Edit(at(0, 0), "#!/bin/bash")])
+    with pytest.raises(AssertionError, match="changed"):
+        check_untouched_lines(before, "#SBATCH -t 6\nsrun y\n", [Edit(at(11, 12), "6")])
+
+
+# ------------------------------------------------------------ never a traceback
+@settings(max_examples=300, deadline=None)
+@given(data=st.one_of(st.binary(max_size=300), script_bytes), unsafe=st.booleans())
+def test_fix_text_never_raises(data: bytes, unsafe: bool) -> None:
+    outcome = fix(data, unsafe=unsafe)
+    assert isinstance(outcome.text, str)
+
+
+class _Stdio:
+    """Swap sys.stdin/stdout/stderr for byte buffers (a function-scoped capsys would not reset per example)."""
+
+    def __init__(self, data: bytes) -> None:
+        self.stdin = io.TextIOWrapper(io.BytesIO(data))
+        self.stdout = io.TextIOWrapper(io.BytesIO(), write_through=True)
+        self.stderr = io.TextIOWrapper(io.BytesIO(), encoding="utf-8", errors="backslashreplace", write_through=True)
+
+    def __enter__(self) -> "_Stdio":
+        self.saved = sys.stdin, sys.stdout, sys.stderr
+        sys.stdin, sys.stdout, sys.stderr = self.stdin, self.stdout, self.stderr
+        return self
+
+    def __exit__(self, *exc) -> None:
+        sys.stdin, sys.stdout, sys.stderr = self.saved
+
+
+@settings(max_examples=200, deadline=None)
+@given(data=st.one_of(st.binary(max_size=300), script_bytes,
+                      fixable_scripts().map(lambda t: t.encode("utf-8", "surrogateescape"))),
+       unsafe=st.booleans())
+def test_cli_fix_on_stdin_never_raises(data: bytes, unsafe: bool) -> None:
+    with _Stdio(data) as stdio:
+        code = main(["lint", "--no-config", "--fix", *(["--unsafe-fixes"] if unsafe else []), "-"])
+    printed = stdio.stdout.buffer.getvalue()
+    errors = stdio.stderr.buffer.getvalue().decode()
+    outcome = fix(data, unsafe=unsafe)
+    assert "Traceback" not in errors
+    if outcome.failure is None:
+        assert code in (0, 1), errors
+    else:  # a fix loop failure is an error (exit 2) that names the rule; the script is printed unchanged
+        assert code == 2 and "not fixed" in errors, errors
+    # Standard output carries exactly the fixed script, nothing else.
+    assert printed == outcome.text.encode("utf-8", "surrogateescape"), errors
