@@ -167,3 +167,17 @@ def test_json_output_has_a_version_and_rule_links(monkeypatch, bad):
     assert report["version"] == 1
     (found,) = report["diagnostics"]
     assert found["url"].endswith("docs/rules.md#sb004-ambiguous-option")
+
+
+def test_json_output_matches_the_documented_schema(monkeypatch, bad):
+    jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is in the test extra")
+    from pathlib import Path
+
+    schema = json.loads((Path(__file__).resolve().parents[2] / "docs" / "lint-report.schema.json").read_text())
+    _, out = lint(monkeypatch, "--format", "json", bad)
+    report = json.loads(out)
+    assert any(d["fix"] is not None for d in report["diagnostics"])  # SB201's fix is covered too
+    jsonschema.Draft202012Validator(schema).validate(report)
+    report["diagnostics"][0]["severity"] = "fatal"
+    with pytest.raises(jsonschema.ValidationError):
+        jsonschema.Draft202012Validator(schema).validate(report)
