@@ -654,8 +654,9 @@ def _has(lines: list[str], *needles: str) -> bool:
 
 # kind -> header lines to add; `None` marks the kinds handled in fixable_cases().
 # Misspellings are one edit away from exactly one real long option.
-_MISSPELT = ("--tiem=10", "--job-nmae=x", "--partiton=debug", "--acount=proj", "--cpus-per-tsak=2",
-             "--mail-tpye=END", "--requeu", "--commnet=hi")
+# (Not prefixes of a real name: sbatch accepts those as abbreviations.)
+_MISSPELT = ("--tiem=10", "--job-nmae=x", "--partiton=all", "--mail-tpye=END", "--commnet=hi", "--nodse=1",
+             "--ntaskss=1")
 _NEAR_MISS = ("# SBATCH --time=10", "#sbatch -J nm", "#Sbatch --comment=nm", "  #SBATCH --nice=3")
 FIX_KINDS = (
     "crlf", "no-shebang", "indented-shebang", "late", "duplicate", "near-miss", "constraint", "mem-gpu",
@@ -666,9 +667,10 @@ FIX_KINDS_REJECTED = ("crlf", "no-shebang", "indented-shebang", "misspelt", "mem
 
 
 @st.composite
-def fixable_cases(draw: st.DrawFn, valid: bool = False,
-                  kinds: tuple[str, ...] = FIX_KINDS) -> tuple[str, tuple[str, ...]]:
-    """(script, kinds applied): a header made broken by 1-3 fixable mutations.
+def fixable_cases(draw: st.DrawFn, valid: bool = False, kinds: tuple[str, ...] = FIX_KINDS,
+                  required: tuple[str, ...] = ()) -> tuple[str, tuple[str, ...]]:
+    """(script, kinds applied): a header made broken by 1-3 fixable mutations
+    (at least one of ``required``, when given).
 
     ``valid``: start from `valid_header_lines()` (sbatch accepts it) and only
     add mutations that keep the other directives valid; otherwise the header
@@ -678,6 +680,12 @@ def fixable_cases(draw: st.DrawFn, valid: bool = False,
     header = draw(valid_header_lines()) if valid else draw(st.one_of(valid_header_lines(), sbatch_header_lines()))
     body = list(draw(st.sampled_from(_FIX_BODIES)))
     chosen = draw(st.lists(st.sampled_from(kinds), min_size=1, max_size=3, unique=True))
+    if required and not set(chosen) & set(required):
+        chosen[0] = draw(st.sampled_from(required))
+        chosen = list(dict.fromkeys(chosen))
+    # Late and duplicate lines come from the base header, before the other mutations
+    # add theirs (a misspelt option moved after the first command would be ignored).
+    chosen.sort(key=lambda kind: kind not in ("late", "duplicate"))
     applied = []
     late: list[str] = []
     for kind in chosen:
@@ -698,7 +706,7 @@ def fixable_cases(draw: st.DrawFn, valid: bool = False,
             header += [f"#SBATCH --gres=gpu:{n}", f"#SBATCH --gpus-per-node={n}"]
         elif kind == "misspelt":
             header.insert(draw(st.integers(0, len(header))), "#SBATCH " + draw(st.sampled_from(_MISSPELT)))
-        elif kind == "tasks-per-node" and not _has(header, "tasks-per-node"):
+        elif kind == "tasks-per-node" and not _has(header, "tasks-per-node", "-n ", "--ntasks", "-N ", "--nodes"):
             header.append("#SBATCH --tasks-per-node=1")
         elif kind == "hash" and not _has(header, "-J", "--job-name"):
             header.append("#SBATCH " + draw(st.sampled_from(["-J run#1 --time=5", "--job-name=a#b -t 5"])))
@@ -711,8 +719,8 @@ def fixable_cases(draw: st.DrawFn, valid: bool = False,
         else:
             continue
         applied.append(kind)
-    if not applied:
-        applied.append("crlf")  # every case has at least one problem to fix
+    if not applied or (required and not set(applied) & set(required)):
+        applied.append("crlf")  # every case has a problem to fix (a required one; CRLF always applies)
     if late:
         body = body[:1] + late + body[1:]
     lines = ([] if "no-shebang" in applied else [shebang]) + header + body

@@ -1,0 +1,78 @@
+"""Differential test for ``--fix``: a header real sbatch 22.05 accepts, broken only in ways slurmspec can fix,
+is rejected by ``sbatch --test-only`` before ``fix_text(..., unsafe=True)`` and accepted after it.
+
+The headers come from `valid_header_lines()` (tests/strategies.py); the mutations
+from `fixable_cases(valid=True)`: each case has at least one problem sbatch
+rejects (`FIX_KINDS_REJECTED`: CRLF, a missing or indented `#!`, a misspelt
+option, `--mem` beside `--mem-per-gpu`) and may have others sbatch accepts
+(late and duplicate directives, near-misses, `--constraint` twice, ...), whose
+fixes must not break the script either. Scripts are submitted with
+``--partition=all`` as in tests/test_differential_sbatch.py.
+
+A case whose fixing fails (the loop refuses, see slurmspec/fix/loop.py) is
+counted apart and left to test_fix_properties.py, which fails on it; at least
+300 cases must reach sbatch twice.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+
+from slurmspec.lint import lint_text, refuses
+from tests.fix.support import describe, fix
+from tests.slurm_cluster import SlurmCluster
+from tests.strategies import FIX_KINDS, FIX_KINDS_REJECTED, fixable_cases
+
+pytestmark = pytest.mark.slurm
+
+ARGS = ("--partition=all",)
+VERSION = (22, 5)
+MIN_CASES = 300
+_HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture]
+
+
+def _report(why: str, case, outcome, before, after) -> str:
+    return (f"{why}\nmutations: {case[1]}\n{describe(outcome)}\n"
+            f"--- sbatch before: rc={before.returncode} ---\n{before.stderr.rstrip()}\n"
+            f"--- sbatch after: rc={after.returncode if after else '-'} ---\n"
+            f"{after.stderr.rstrip() if after else ''}")
+
+
+def test_fixed_scripts_are_accepted_by_sbatch(slurm_cluster: SlurmCluster) -> None:
+    tally: Counter[str] = Counter()
+
+    @settings(max_examples=450, deadline=None, suppress_health_check=_HEALTH)
+    @given(case=fixable_cases(valid=True, kinds=FIX_KINDS, required=FIX_KINDS_REJECTED))
+    @example(case=("#!/bin/bash\r\n#SBATCH -t 10\r\nsrun hostname\r\n", ("crlf",)))
+    @example(case=("#SBATCH -t 10 --mem=1G\nsrun hostname\n", ("no-shebang",)))
+    @example(case=(" #!/bin/bash\n#SBATCH -t 10\ntrue\n", ("indented-shebang",)))
+    @example(case=("\ufeff#!/bin/bash\n#SBATCH -t 10\ntrue\n", ("indented-shebang",)))
+    @example(case=("\n#!/bin/bash\r\n#SBATCH -t 10\r\ntrue\r\n", ("indented-shebang", "crlf")))
+    @example(case=("#!/bin/bash\n#SBATCH -t 10\n#SBATCH --tiem=10\ntrue\n", ("misspelt",)))
+    @example(case=("#!/bin/bash\n#SBATCH -t 10\n#SBATCH --gpus-per-node=1\n#SBATCH --mem=1G\n"
+                   "#SBATCH --mem-per-gpu=4G\nsrun hostname\n", ("mem-gpu",)))
+    def cases(case) -> None:
+        script, kinds = case
+        before = slurm_cluster.test_only(script, args=ARGS)
+        outcome = fix(script, unsafe=True, version=VERSION)
+        if outcome.failure is not None:
+            tally["fix refused"] += 1
+            return
+        assert not before.accepted, _report("sbatch accepts the broken script: the strategy is wrong",
+                                            case, outcome, before, None)
+        after = slurm_cluster.test_only(outcome.text, args=ARGS)
+        assert after.accepted, _report("sbatch rejects the fixed script", case, outcome, before, after)
+        found = lint_text(outcome.text, version=VERSION)
+        assert not refuses(found), _report("slurmspec still refuses the fixed script", case, outcome, before, after)
+        tally["checked"] += 1
+        tally.update(f"kind:{kind}" for kind in kinds)
+        tally.update(f"fixed:{a.code}" for a in outcome.applied)
+
+    cases()
+    print(f"fix differential: {dict(sorted(tally.items()))}")
+    assert tally["checked"] >= MIN_CASES, f"too few cases reached sbatch before and after fixing: {dict(tally)}"
+    # Every kind was exercised, so a kind that stopped being generated is noticed.
+    assert {k for k in FIX_KINDS if tally[f"kind:{k}"]} == set(FIX_KINDS), dict(tally)
