@@ -29,3 +29,8 @@ def test_every_subpackage_is_listed():
     }
     assert on_disk - listed == set()
     assert {"slurmspec.rules", "slurmspec.grammar"} <= listed
+
+
+def test_no_package_is_listed_twice():
+    packages = _toml().loads((ROOT / "pyproject.toml").read_text())["tool"]["setuptools"]["packages"]
+    assert len(packages) == len(set(packages))
