@@ -131,3 +131,17 @@ def test_every_sample_lints_without_crashing():
         result = run("lint", str(sample))
         assert result.returncode in (0, 1), result.stderr
         assert b"Traceback" not in result.stderr
+
+
+def test_require_sbatch_skips_named_plain_shell_scripts(tmp_path, capsys):
+    plain = tmp_path / "plain.sh"
+    plain.write_text("echo plain shell\n")  # SB103 (no #! line) shows when it is linted
+    job = tmp_path / "job.sh"
+    job.write_text(BAD)
+    batch = tmp_path / "nothing.job"
+    batch.write_text("srun x\n")  # a batch suffix is linted even without #SBATCH (SB103: no #! line)
+    main(["lint", "--format", "json", "--require-sbatch", str(plain), str(job), str(batch)])
+    paths = {Path(d["path"]).name for d in json.loads(capsys.readouterr().out)["diagnostics"]}
+    assert paths == {"job.sh", "nothing.job"}
+    main(["lint", "--format", "json", str(plain)])  # without the flag a named file is always linted
+    assert {Path(d["path"]).name for d in json.loads(capsys.readouterr().out)["diagnostics"]} == {"plain.sh"}

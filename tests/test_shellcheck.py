@@ -162,3 +162,11 @@ def test_real_corpus_spans_are_inside_the_file_and_exclusions_hold():
             assert 0 <= d.span.start <= d.span.end <= len(script.source)
             assert d.span.line >= 2  # line 1 is the shebang; the header lines are comments
     assert seen > 300  # the corpus has hundreds of real ShellCheck findings
+
+
+def test_configuration_key_must_be_a_boolean(tmp_path, capsys):
+    (tmp_path / "slurmspec.toml").write_text('shellcheck = "yes"\n')
+    script = tmp_path / "job.sbatch"
+    script.write_text("#!/bin/bash\n#SBATCH --time=10\nsrun ./app\n")
+    assert main(["lint", str(script)]) == 2
+    assert "`shellcheck`: must be true or false" in capsys.readouterr().err
