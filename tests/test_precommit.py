@@ -144,3 +144,9 @@ def test_fix_hook_fixes_the_script(tmp_path, hook_repo, pre_commit_env):
     assert (project / "train.job").read_text() == FIXED
     second = _run(project, pre_commit_env)
     assert second.returncode == 0, second.stdout + second.stderr
+
+
+def test_hook_manifest_is_valid():
+    result = subprocess.run([*_pre_commit(), "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stdout + result.stderr
