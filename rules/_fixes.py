@@ -149,12 +149,21 @@ def drop_gres_same_as_gpus_per_node(script: Script, gres, per_node) -> Fix | Non
     return drop_settings(script, [gres], "Remove `--gres=gpu...`, which repeats `--gpus-per-node`")
 
 
-def reads_cleanly(words: str, version) -> bool:
-    """Would ``#SBATCH <words>`` be read without a parse problem or a refused value?"""
+def reads_cleanly(words: str, version, script: Script | None = None, keep: tuple[int, int] = (0, 0)) -> bool:
+    """Would ``#SBATCH <words>`` be read without a parse problem or a refused value, and
+    (given ``script``) without setting an option that another directive of it sets
+    (outside the ``keep`` range, the text being rewritten)? Making such words count
+    would silently replace one of the two values, so which one was meant is the user's call.
+    """
     from slurmspec.parser.script import parse_script
 
     probe = parse_script("#!/bin/bash\n#SBATCH " + words + "\n", None, version)
-    return not probe.issues and all(d.typed is None or d.typed.ok for d in probe.directives)
+    if probe.issues or not all(d.typed is None or d.typed.ok for d in probe.directives):
+        return False
+    if script is None:
+        return True
+    others = {d.option.long for d in script.directives if not keep[0] <= d.span.start < keep[1]}
+    return not any(d.option.long in others for d in probe.directives)
 
 
 def near_miss_to_directive(script: Script, line, prefix_end: int, rest: str) -> Fix | None:
@@ -163,7 +172,7 @@ def near_miss_to_directive(script: Script, line, prefix_end: int, rest: str) -> 
     Unsafe: the line may have been disabled on purpose (the rule already leaves
     `##SBATCH` alone), and it starts asking for what it says.
     """
-    if not reads_cleanly(rest, script.version):
+    if not reads_cleanly(rest, script.version, script, (line.span.start, line.span.end)):
         return None
     return _fix("Make it a directive: `#SBATCH` at the start of the line",
                 [replace(script, line.span.start, prefix_end, "#SBATCH")], "unsafe")
@@ -175,7 +184,7 @@ def escape_hash(script: Script, at: int, line) -> Fix | None:
     after it start to count."""
     start = line.span.start + len("#SBATCH")
     escaped = script.source[start:at] + "\\" + script.source[at:line.span.end]
-    if not reads_cleanly(escaped, script.version):
+    if not reads_cleanly(escaped, script.version, script, (line.span.start, line.span.end)):
         return None
     return _fix("Escape the `#` as `\\#` so the rest of the line is read", [insert(script, at, "\\")], "unsafe")
 

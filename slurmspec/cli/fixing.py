@@ -47,8 +47,9 @@ def deliver(path: str, shown: str, data: bytes, outcome: FixOutcome, args: argpa
             out: IO[str], errors: list[str]) -> None:
     """Write, print or diff the outcome of fixing one input; problems go to ``errors``."""
     if outcome.failure:
-        errors.append(f"{shown}: not fixed, the file is left as it was: {outcome.failure}"
-                      " (a bug in slurmspec: please report it; --ignore the rule meanwhile)")
+        errors.append(f"{shown}: not fixed, the file is left as it was: {outcome.failure}. Fix the"
+                      " new finding by hand first; if the fix itself is wrong, please report it"
+                      " (`--ignore` the rule meanwhile)")
     new = outcome.text.encode("utf-8", "surrogateescape")
     if args.diff:
         from slurmspec.fix.diff import unified_diff

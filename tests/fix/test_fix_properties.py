@@ -77,10 +77,12 @@ REVEALING_CODES = {"SB001", "SB103", "SB201", "SB202", "SB206"}
 
 
 def known_revealing_failure(failure: str) -> bool:
-    """The failure blames only fixes that make text count as directives, for adding findings."""
+    """The failure blames fixes that make text count as directives for adding findings: only
+    such fixes, or (when only the round's fixes together add findings) at least one of them."""
     owners = set(re.findall(r"(SB\d{3}) \([a-z-]+\)", failure))
-    adds = re.fullmatch(r"(SB\d{3} \([a-z-]+\) fix '[^']*' adds SB\d{3}(, SB\d{3})*(; )?)+"
-                        r"|the fixes of .* together add findings", failure)
+    if re.fullmatch(r"the fixes of .* together add findings", failure):
+        return bool(owners & REVEALING_CODES)
+    adds = re.fullmatch(r"(SB\d{3} \([a-z-]+\) fix '[^']*' adds SB\d{3}(, SB\d{3})*(; )?)+", failure)
     return bool(adds) and bool(owners) and owners <= REVEALING_CODES
 REVEALING = [
     pytest.param("\ufeff#SBATCH -t 5 --mem=1G\n#SBATCH --mem-per-cpu=1G\nsrun hostname\n", False,
