@@ -174,8 +174,12 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     if not args.diff:
         # Fixing standard input puts the script on standard output: the findings go to standard error.
         stream = sys.stderr if fixing is not None and "-" in args.paths else out
+        try:  # --format, else the working folder's configuration, else by terminal
+            chosen = args.format or config_cache.for_path(None).output_format or default_format(stream)
+        except ConfigError as exc:
+            return error(str(exc))
         write_report(
-            args.format or default_format(stream), [(script, found) for script, found, _ in results], stream,
+            chosen, [(script, found) for script, found, _ in results], stream,
             color=resolve_color(args.color, stream), quiet=args.quiet, statistics=args.statistics,
         )
     for message in errors:

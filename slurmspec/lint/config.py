@@ -10,6 +10,7 @@ folder ``slurmspec.toml`` is preferred). Keys::
     fail-on = "warning"                # error | warning | info
     slurm-version = "23.02"            # a string: 23.02 unquoted is a TOML float
     shellcheck = true                  # also run ShellCheck on the body (SCxxxx codes)
+    output-format = "concise"          # lint --format default; read from the working folder's config
     [severity]                         # [tool.slurmspec.severity] in pyproject.toml
     SB201 = "error"                    # codes, prefixes or names; the most specific wins
     [per-file-ignores]
@@ -31,7 +32,7 @@ from slurmspec.lint.diagnostic import SEVERITIES
 from slurmspec.version import Version
 
 CONFIG_NAMES = ("slurmspec.toml", "pyproject.toml")
-KEYS = ("select", "extend-select", "ignore", "severity", "fail-on", "slurm-version", "per-file-ignores", "shellcheck")
+KEYS = ("select", "extend-select", "ignore", "severity", "fail-on", "slurm-version", "per-file-ignores", "shellcheck", "output-format")
 
 
 class ConfigError(Exception):
@@ -49,6 +50,7 @@ class Config:
     slurm_version: Version | None = None
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, selectors)
     shellcheck: bool | None = None  # None: not set here (off unless --shellcheck)
+    output_format: str | None = None  # None: text on a terminal, else concise
 
     @property
     def root(self) -> str:
@@ -191,6 +193,12 @@ def _build(path: str, prefix: str, table: dict[str, Any]) -> Config:
         if not isinstance(table["shellcheck"], bool):
             raise fail("shellcheck", "must be true or false")
         fields["shellcheck"] = table["shellcheck"]
+    if "output-format" in table:
+        from slurmspec.report import FORMATS
+
+        if table["output-format"] not in FORMATS:
+            raise fail("output-format", f"must be one of {', '.join(FORMATS)}")
+        fields["output_format"] = table["output-format"]
     if "severity" in table:
         levels = table["severity"]
         if not isinstance(levels, dict):

@@ -181,3 +181,21 @@ def test_json_output_matches_the_documented_schema(monkeypatch, bad):
     report["diagnostics"][0]["severity"] = "fatal"
     with pytest.raises(jsonschema.ValidationError):
         jsonschema.Draft202012Validator(schema).validate(report)
+
+
+def test_output_format_from_the_working_folders_configuration(monkeypatch, tmp_path, bad, capsys):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "slurmspec.toml").write_text('output-format = "github"\n')
+    _, out = lint_configured(monkeypatch, bad)
+    assert out.startswith("::error file=")
+    _, out = lint_configured(monkeypatch, "--format", "concise", bad)  # the flag wins
+    assert out.startswith(f"{bad}:2:9: SB004")
+    (tmp_path / "slurmspec.toml").write_text('output-format = "xml"\n')
+    assert lint_configured(monkeypatch, bad)[0] == 2
+    assert "`output-format`: must be one of text, concise, json" in capsys.readouterr().err
+
+
+def lint_configured(monkeypatch, *args: str) -> tuple[int, str]:
+    out = io.StringIO()
+    monkeypatch.setattr("sys.stdout", out)
+    return main(["lint", *args]), out.getvalue()
