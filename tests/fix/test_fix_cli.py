@@ -273,3 +273,53 @@ def test_cli_fix_loop_failure_leaves_the_file_untouched_and_names_the_rule(tmp_p
     assert path.read_bytes() == CRLF and path.stat().st_ino == inode
     assert f"{path}: not fixed, the file is left as it was:" in err
     assert "SB999 (fake-breaker)" in err and "please report it" in err
+
+
+# ------------------------------------------------------------------ safe vs unsafe
+MISSPELT = b"#!/bin/bash\n#SBATCH --time=10\n#SBATCH --job-nmae=x\nsrun x\n"
+
+
+def test_fix_applies_no_unsafe_fix_and_says_how_many_are_left(tmp_path, capsys):
+    path = script_file(tmp_path, MISSPELT)
+    offered = [d for d in _real_lint(MISSPELT.decode())[1] if d.fix is not None]
+    assert [d.fix.applicability for d in offered] == ["unsafe"], offered
+    assert main(["lint", "--no-config", "--fix", str(path)]) == 1
+    assert path.read_bytes() == MISSPELT
+    assert "1 more can be fixed with --unsafe-fixes" in capsys.readouterr().err
+
+
+def test_unsafe_fixes_apply_with_fix_and_show_in_diff(tmp_path, capsys):
+    path = script_file(tmp_path, MISSPELT)
+    assert main(["lint", "--no-config", "--diff", str(path)]) == 0  # nothing safe to do
+    assert capsys.readouterr().out == ""
+    assert main(["lint", "--no-config", "--diff", "--unsafe-fixes", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert "-#SBATCH --job-nmae=x\n+#SBATCH --job-name=x\n" in out
+    assert path.read_bytes() == MISSPELT
+    assert main(["lint", "--no-config", "--fix", "--unsafe-fixes", str(path)]) in (0, 1)
+    assert path.read_bytes() == MISSPELT.replace(b"--job-nmae", b"--job-name")
+
+
+def test_display_only_fixes_are_never_applied():
+    def lint(text: str):
+        rendered, found = _real_lint(text)
+        shown = Fix(title="Shown only", edits=[Edit(parse_script(text).span(0, len(text)), "")],
+                    applicability="display-only")
+        return rendered, [*found, _fake(text, "SB994", "fake-display", shown)]
+
+    text = "#!/bin/bash\nsrun x\n"
+    for unsafe in (False, True):
+        outcome = fix_text(text, lint, unsafe=unsafe)
+        assert outcome.failure is None and outcome.text == text and outcome.applied == ()
+
+
+def test_json_output_carries_the_fix(tmp_path, capsys):
+    import json
+
+    path = script_file(tmp_path, CRLF)
+    assert main(["lint", "--no-config", "--format", "json", "--select", "SB105", str(path)]) == 1
+    [finding] = json.loads(capsys.readouterr().out)
+    assert finding["fix"]["applicability"] == "safe"
+    carriage_returns = [i for i, c in enumerate(CRLF.decode()) if c == "\r"]
+    assert len(carriage_returns) == 3
+    assert [(e["start"], e["end"], e["text"]) for e in finding["fix"]["edits"]] == [(i, i + 1, "") for i in carriage_returns]

@@ -12,7 +12,6 @@ Written over "whatever fixes the rules offer", so every new fix is covered:
 from __future__ import annotations
 
 import io
-import re
 import sys
 
 import pytest
@@ -24,7 +23,7 @@ from slurmspec.cli import main
 from slurmspec.fix.apply import choose
 from slurmspec.parser.script import decode
 from slurmspec.version import NEWEST, OLDEST
-from tests.fix.support import RecordingLint, describe, fix
+from tests.fix.support import RecordingLint, describe, fix, known_revealing_failure
 from tests.strategies import fixable_cases, fixable_scripts, script_bytes
 
 VERSIONS = st.sampled_from([OLDEST, NEWEST])
@@ -67,23 +66,6 @@ def test_no_applicable_fix_is_left(text: str, unsafe: bool, version) -> None:
     assert sorted(d.sort_key for d in fresh) == sorted(d.sort_key for d in outcome.diagnostics), describe(outcome)
 
 
-# Known bug (reported): a fix that makes text count as directives (SB103 strips a byte order
-# mark, so the first line becomes a directive; SB202 turns a near-miss into a directive; SB206
-# escapes a `#`, so the rest of the line is read; SB001/SB201 make an option count)
-# reveals findings that were there all along, and the loop takes them for findings the fix
-# added: it refuses every fix and `--fix` exits 2 with "a bug in slurmspec". The reproducers
-# below are strict xfails; failures with this signature are tolerated by the property until then.
-REVEALING_CODES = {"SB001", "SB103", "SB201", "SB202", "SB206"}
-
-
-def known_revealing_failure(failure: str) -> bool:
-    """The failure blames fixes that make text count as directives for adding findings: only
-    such fixes, or (when only the round's fixes together add findings) at least one of them."""
-    owners = set(re.findall(r"(SB\d{3}) \([a-z-]+\)", failure))
-    if re.fullmatch(r"the fixes of .* together add findings", failure):
-        return bool(owners & REVEALING_CODES)
-    adds = re.fullmatch(r"(SB\d{3} \([a-z-]+\) fix '[^']*' adds SB\d{3}(, SB\d{3})*(; )?)+", failure)
-    return bool(adds) and bool(owners) and owners <= REVEALING_CODES
 REVEALING = [
     pytest.param("\ufeff#SBATCH -t 5 --mem=1G\n#SBATCH --mem-per-cpu=1G\nsrun hostname\n", False,
                  id="bom-reveals-SB125"),
