@@ -47,7 +47,7 @@ if settings is not None:
 def pytest_addoption(parser: pytest.Parser) -> None:
     parser.addoption(
         "--update-fixtures", action="store_true", default=False,
-        help="rewrite tests/rules/fixtures/*/*.expected from the current diagnostics",
+        help="rewrite tests/rules/fixtures/*/*.expected and tests/report/golden/* from the current output",
     )
 
 

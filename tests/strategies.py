@@ -744,3 +744,18 @@ def fixable_scripts() -> st.SearchStrategy[str]:
         sbatch_odd_scripts().map(lambda s: s if isinstance(s, str) else s.decode("utf-8", "surrogateescape")),
         script_texts(),
     )
+
+
+# =====================================================================
+# --- report strategies (tests/report/): file names that formats must escape ---
+# =====================================================================
+# Paths end up inside workflow commands (`,` `:` `%` are separators there),
+# URIs (spaces, `#`, `?`, non-ASCII) and JSON; a path is never empty.
+report_paths = st.lists(
+    st.one_of(
+        st.sampled_from(["jobs", "a b", "x,y", "c:d", "50%", "é", "🚀", "#tag", "q?", "..", "-"]),
+        st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=8).filter(
+            lambda part: "/" not in part),
+    ),
+    min_size=1, max_size=3,
+).map(lambda parts: "/".join(parts) + ".sbatch")

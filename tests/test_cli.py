@@ -32,7 +32,9 @@ def bad_file(tmp_path: Path) -> Path:
 
 def test_json_output_shape_and_exit_code(bad_file, capsys):
     assert main(["lint", "--format", "json", "--select", "SB0,SB1", str(bad_file)]) == 1
-    found = json.loads(capsys.readouterr().out)
+    report = json.loads(capsys.readouterr().out)
+    assert report["version"] == 1
+    found = report["diagnostics"]
     assert [(d["code"], d["line"], d["column"]) for d in found] == [("SB004", 2, 9), ("SB001", 3, 40)]
     first = found[0]
     assert set(first) >= {"path", "code", "name", "family", "severity", "message",
@@ -42,7 +44,7 @@ def test_json_output_shape_and_exit_code(bad_file, capsys):
 
 
 def test_text_output_keeps_brackets_and_shows_a_caret(bad_file, capsys):
-    assert main(["lint", str(bad_file)]) == 1
+    assert main(["lint", "--format", "text", str(bad_file)]) == 1
     out = capsys.readouterr().out
     assert f"{bad_file}:3:40: SB001 error:" in out
     # rich markup would eat "[rack1*2&rack2*4]"; user text must print intact.
@@ -56,7 +58,7 @@ def test_clean_file_exits_zero(tmp_path, capsys):
     assert main(["lint", "--fail-on", "warning", str(path)]) == 0
     capsys.readouterr()
     assert main(["lint", "--format", "json", "--select", "SB0,SB1", str(path)]) == 0
-    assert json.loads(capsys.readouterr().out) == []
+    assert json.loads(capsys.readouterr().out) == {"version": 1, "diagnostics": []}
 
 
 def test_folder_walk_picks_batch_scripts_only(tmp_path, capsys):
@@ -66,14 +68,14 @@ def test_folder_walk_picks_batch_scripts_only(tmp_path, capsys):
     (tmp_path / ".hidden").mkdir()
     (tmp_path / ".hidden" / "d.sbatch").write_text(BAD)
     main(["lint", "--format", "json", str(tmp_path)])
-    paths = {Path(d["path"]).name for d in json.loads(capsys.readouterr().out)}
+    paths = {Path(d["path"]).name for d in json.loads(capsys.readouterr().out)["diagnostics"]}
     assert paths == {"a.sbatch", "c.sh"}
 
 
 def test_stdin_and_its_name():
     result = run("lint", "--format", "json", "--stdin-filename", "job.sbatch", "-", stdin=BAD.encode())
     assert result.returncode == 1
-    assert {d["path"] for d in json.loads(result.stdout)} == {"job.sbatch"}
+    assert {d["path"] for d in json.loads(result.stdout)["diagnostics"]} == {"job.sbatch"}
 
 
 def test_unreadable_or_missing_path_is_exit_2(tmp_path):
@@ -129,3 +131,17 @@ def test_every_sample_lints_without_crashing():
         result = run("lint", str(sample))
         assert result.returncode in (0, 1), result.stderr
         assert b"Traceback" not in result.stderr
+
+
+def test_require_sbatch_skips_named_plain_shell_scripts(tmp_path, capsys):
+    plain = tmp_path / "plain.sh"
+    plain.write_text("echo plain shell\n")  # SB103 (no #! line) shows when it is linted
+    job = tmp_path / "job.sh"
+    job.write_text(BAD)
+    batch = tmp_path / "nothing.job"
+    batch.write_text("srun x\n")  # a batch suffix is linted even without #SBATCH (SB103: no #! line)
+    main(["lint", "--format", "json", "--require-sbatch", str(plain), str(job), str(batch)])
+    paths = {Path(d["path"]).name for d in json.loads(capsys.readouterr().out)["diagnostics"]}
+    assert paths == {"job.sh", "nothing.job"}
+    main(["lint", "--format", "json", str(plain)])  # without the flag a named file is always linted
+    assert {Path(d["path"]).name for d in json.loads(capsys.readouterr().out)["diagnostics"]} == {"plain.sh"}

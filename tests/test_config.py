@@ -18,7 +18,7 @@ POWER = "#!/bin/bash\n#SBATCH --power=level\nsrun x\n"  # SB003 on 24.05+, fine 
 def lint_json(capsys, *args: str) -> tuple[int, list[dict]]:
     code = main(["lint", "--format", "json", *args])
     out = capsys.readouterr().out
-    return code, (json.loads(out) if out.strip() else [])
+    return code, (json.loads(out)["diagnostics"] if out.strip() else [])
 
 
 @pytest.fixture

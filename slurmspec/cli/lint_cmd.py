@@ -7,7 +7,7 @@ import os
 import sys
 from typing import IO, Iterator, Sequence
 
-from slurmspec.report import FORMATS
+from slurmspec.report import COLOR_CHOICES, FORMATS
 from slurmspec.cli.common import (
     EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, add_common, codes_arg, configs, error, read_input, unknown_selectors,
 )
@@ -22,7 +22,19 @@ _SHELL_SUFFIXES = (".sh", ".bash")
 def add_parser(commands) -> None:
     lint = commands.add_parser("lint", help="report problems in batch scripts")
     lint.add_argument("paths", nargs="+", metavar="PATH", help="files or folders; - reads standard input")
-    lint.add_argument("--format", choices=FORMATS, default="text")
+    lint.add_argument("--format", choices=FORMATS, default=None,
+                      help="output format (default: text on a terminal, else concise)")
+    lint.add_argument("--color", choices=COLOR_CHOICES, default="auto",
+                      help="colour the text and concise formats (auto: NO_COLOR, FORCE_COLOR, then the terminal)")
+    lint.add_argument("--statistics", action="store_true", help="print the number of findings per code instead")
+    lint.add_argument("-q", "--quiet", action="store_true", help="print the findings only, no summary line")
+    lint.add_argument("--exit-zero", action="store_true",
+                      help="exit 0 even with findings (2 still means a usage error or unreadable path)")
+    lint.add_argument("--require-sbatch", action="store_true",
+                      help="skip named files without a batch-script suffix that contain no #SBATCH, "
+                           "as folder discovery does (the pre-commit hooks use it)")
+    lint.add_argument("--shellcheck", action=argparse.BooleanOptionalAction, default=None,
+                      help="also run ShellCheck on the script body, as SCxxxx findings (default: the configuration's, else off)")
     lint.add_argument("--select", type=codes_arg, default=[], metavar="CODES",
                       help="only these codes, code prefixes or rule names (comma-separated)")
     lint.add_argument("--extend-select", type=codes_arg, default=[], metavar="CODES",
@@ -42,10 +54,11 @@ def add_parser(commands) -> None:
 
 
 
-def _discover(paths: Sequence[str], errors: list[str]) -> Iterator[str]:
+def _discover(paths: Sequence[str], errors: list[str], require_sbatch: bool = False) -> Iterator[str]:
     for path in paths:
         if path == "-" or os.path.isfile(path):
-            yield path
+            if not require_sbatch or path == "-" or path.endswith(_SCRIPT_SUFFIXES) or _has_directive(path):
+                yield path
         elif os.path.isdir(path):
             yield from _walk(path)
         else:
@@ -85,6 +98,8 @@ class _Settings:
         self.severity = config.severities(rule.code for rule in self.rules)
         self.version = args.slurm_version or config.slurm_version or NEWEST
         self.fail_on = args.fail_on or config.fail_on or "warning"
+        self.shellcheck = config.shellcheck if args.shellcheck is None else args.shellcheck
+        self.select, self.ignore, self.severity_selectors = (*select, *extend), ignore, dict(config.severity)
 
 
 def run(args: argparse.Namespace, out: IO[str]) -> int:
@@ -93,13 +108,16 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.lint.engine import lint_script
     from slurmspec.parser.script import parse_script
 
+    from slurmspec.lint.shellcheck import ShellCheckError, is_shellcheck_selector
+
     if args.unsafe_fixes and not (args.fix or args.diff):
         return error("--unsafe-fixes needs --fix or --diff")
     if args.show_fixes and not (args.fix or args.diff):
         return error("--show-fixes needs --fix or --diff")
     if args.fix and args.diff:
         return error("--fix writes the files and --diff writes nothing: give one of them")
-    problem = unknown_selectors([*args.select, *args.extend_select, *args.ignore])
+    selectors = [*args.select, *args.extend_select, *args.ignore]
+    problem = unknown_selectors([s for s in selectors if not is_shellcheck_selector(s)])
     if problem:
         return error(f"--select/--extend-select/--ignore: {problem}")
     try:
@@ -113,7 +131,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     if args.fix or args.diff:
         from slurmspec.cli import fixing
     fixed = []
-    for path in _discover(args.paths, errors):
+    for path in _discover(args.paths, errors, args.require_sbatch):
         shown = (args.stdin_filename or "<stdin>") if path == "-" else path
         located = args.stdin_filename if path == "-" else path
         try:
@@ -137,22 +155,41 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
         else:
             script = parse_script(data, shown, settings.version)
             found = lint_script(script, settings.rules, severity=settings.severity, suppress=not args.no_suppress)
+        if settings.shellcheck:
+            from slurmspec.lint.shellcheck import shellcheck_script
+
+            try:
+                found = sorted([*found, *shellcheck_script(
+                    script, select=settings.select, ignore=settings.ignore, severity=settings.severity_selectors,
+                    cwd=os.path.dirname(os.path.abspath(located)) if located else None,
+                )], key=lambda d: d.sort_key)
+            except ShellCheckError as exc:
+                return error(str(exc))
         results.append((script, found, settings.fail_on))
 
-    from slurmspec.report import write_report
+    from slurmspec.report import default_format, resolve_color, write_report
 
     if fixing is not None:
         fixing.summarize(fixed, args, sys.stderr)
     if not args.diff:
         # Fixing standard input puts the script on standard output: the findings go to standard error.
         stream = sys.stderr if fixing is not None and "-" in args.paths else out
-        write_report(args.format, [(script, found) for script, found, _ in results], stream)
+        try:  # --format, else the working folder's configuration, else by terminal
+            chosen = args.format or config_cache.for_path(None).output_format or default_format(stream)
+        except ConfigError as exc:
+            return error(str(exc))
+        write_report(
+            chosen, [(script, found) for script, found, _ in results], stream,
+            color=resolve_color(args.color, stream), quiet=args.quiet, statistics=args.statistics,
+        )
     for message in errors:
         sys.stderr.write(f"slurmspec: error: {message}\n")
     if errors:
         return EXIT_ERROR
     if args.diff:
         return EXIT_FINDINGS if any(outcome.changed for _, outcome in fixed) else EXIT_OK
+    if args.exit_zero:
+        return EXIT_OK
     failing = any(
         severity_rank(d.severity) >= severity_rank(fail_on) for _, found, fail_on in results for d in found
     )

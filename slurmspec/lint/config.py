@@ -9,6 +9,8 @@ folder ``slurmspec.toml`` is preferred). Keys::
     ignore = ["SB116", "mail-user-without-type"]
     fail-on = "warning"                # error | warning | info
     slurm-version = "23.02"            # a string: 23.02 unquoted is a TOML float
+    shellcheck = true                  # also run ShellCheck on the body (SCxxxx codes)
+    output-format = "concise"          # lint --format default; read from the working folder's config
     [severity]                         # [tool.slurmspec.severity] in pyproject.toml
     SB201 = "error"                    # codes, prefixes or names; the most specific wins
     [per-file-ignores]
@@ -30,7 +32,7 @@ from slurmspec.lint.diagnostic import SEVERITIES
 from slurmspec.version import Version
 
 CONFIG_NAMES = ("slurmspec.toml", "pyproject.toml")
-KEYS = ("select", "extend-select", "ignore", "severity", "fail-on", "slurm-version", "per-file-ignores")
+KEYS = ("select", "extend-select", "ignore", "severity", "fail-on", "slurm-version", "per-file-ignores", "shellcheck", "output-format")
 
 
 class ConfigError(Exception):
@@ -47,6 +49,8 @@ class Config:
     fail_on: str | None = None
     slurm_version: Version | None = None
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, selectors)
+    shellcheck: bool | None = None  # None: not set here (off unless --shellcheck)
+    output_format: str | None = None  # None: text on a terminal, else concise
 
     @property
     def root(self) -> str:
@@ -156,6 +160,8 @@ def load_config(path: str) -> Config:
 
 
 def _build(path: str, prefix: str, table: dict[str, Any]) -> Config:
+    from slurmspec.lint.shellcheck import is_shellcheck_selector
+
     def fail(key: str, message: str) -> ConfigError:
         return ConfigError(f"{path}: `{prefix}{key}`: {message}")
 
@@ -171,7 +177,8 @@ def _build(path: str, prefix: str, table: dict[str, Any]) -> Config:
         if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
             raise fail(key, "must be a list of rule codes, code prefixes or names, e.g. [\"SB2\", \"SB116\"]")
         for selector in value:
-            check_selector(selector, lambda message: fail(key, message))
+            if not is_shellcheck_selector(selector):  # SC2086: for the optional ShellCheck bridge
+                check_selector(selector, lambda message: fail(key, message))
         return tuple(value)
 
     fields: dict[str, Any] = {"path": path}
@@ -182,13 +189,24 @@ def _build(path: str, prefix: str, table: dict[str, Any]) -> Config:
         fields["fail_on"] = _severity(table["fail-on"], lambda message: fail("fail-on", message))
     if "slurm-version" in table:
         fields["slurm_version"] = _version(table["slurm-version"], lambda message: fail("slurm-version", message))
+    if "shellcheck" in table:
+        if not isinstance(table["shellcheck"], bool):
+            raise fail("shellcheck", "must be true or false")
+        fields["shellcheck"] = table["shellcheck"]
+    if "output-format" in table:
+        from slurmspec.report import FORMATS
+
+        if table["output-format"] not in FORMATS:
+            raise fail("output-format", f"must be one of {', '.join(FORMATS)}")
+        fields["output_format"] = table["output-format"]
     if "severity" in table:
         levels = table["severity"]
         if not isinstance(levels, dict):
             raise fail("severity", 'must be a table of rule → severity, e.g. SB201 = "error"')
         pairs = []
         for selector, level in levels.items():
-            check_selector(selector, lambda message, s=selector: fail(f"severity.{s}", message))
+            if not is_shellcheck_selector(selector):
+                check_selector(selector, lambda message, s=selector: fail(f"severity.{s}", message))
             pairs.append((selector, _severity(level, lambda message, s=selector: fail(f"severity.{s}", message))))
         fields["severity"] = tuple(pairs)
     if "per-file-ignores" in table:

@@ -77,7 +77,10 @@ def make_console(out: IO[str], color: bool | None = None) -> Console:
     return Console(file=out, highlight=False, soft_wrap=True, force_terminal=color, no_color=(color is False) or None, emoji=False)
 
 
-def write_text(results: Iterable[tuple[Script | None, list[Diagnostic]]], out: IO[str], color: bool | None = None) -> None:
+def write_text(
+    results: Iterable[tuple[Script | None, list[Diagnostic]]], out: IO[str],
+    color: bool | None = None, quiet: bool = False,
+) -> None:
     console = make_console(out, color)
     total = 0
     for script, diagnostics in results:
@@ -86,5 +89,5 @@ def write_text(results: Iterable[tuple[Script | None, list[Diagnostic]]], out: I
             for line in render(diagnostic, script):
                 console.print(line)
             console.print()
-    if total:
+    if total and not quiet:
         console.print(Text(f"Found {total} problem{'s' if total != 1 else ''}.", style="bold"))

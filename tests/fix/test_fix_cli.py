@@ -318,7 +318,7 @@ def test_json_output_carries_the_fix(tmp_path, capsys):
 
     path = script_file(tmp_path, CRLF)
     assert main(["lint", "--no-config", "--format", "json", "--select", "SB105", str(path)]) == 1
-    [finding] = json.loads(capsys.readouterr().out)
+    [finding] = json.loads(capsys.readouterr().out)["diagnostics"]  # JSON report version 1
     assert finding["fix"]["applicability"] == "safe"
     carriage_returns = [i for i, c in enumerate(CRLF.decode()) if c == "\r"]
     assert len(carriage_returns) == 3

@@ -1,0 +1,48 @@
+"""Invariants of every output format on arbitrary scripts and file names (strategies in tests/strategies.py)."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+
+from slurmspec.lint import lint_text
+from slurmspec.parser.script import parse_script
+from slurmspec.report import FORMATS, write_report
+from slurmspec.version import NEWEST
+from tests.strategies import report_paths, script_bytes
+
+jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is in the test extra")
+SARIF = jsonschema.Draft4Validator(json.loads(
+    (Path(__file__).resolve().parent / "sarif-schema-2.1.0.json").read_text(encoding="utf-8")))
+
+
+def render(fmt: str, results) -> str:
+    out = io.StringIO()
+    write_report(fmt, results, out, color=False, quiet=True)
+    text = out.getvalue()
+    text.encode("utf-8", "surrogateescape")  # writable to a UTF-8 stream
+    return text
+
+
+@settings(max_examples=60)
+@given(data=script_bytes, path=report_paths)
+def test_every_format_renders_every_finding(data, path):
+    script = parse_script(data, path, NEWEST)
+    found = lint_text(data, path=path, version=NEWEST)
+    results = [(script, found)]
+    outputs = {fmt: render(fmt, results) for fmt in FORMATS}
+    # One line per finding where the format is line-based (messages never split a line).
+    assert len(outputs["concise"].splitlines()) == len(found)
+    github = outputs["github"].splitlines()
+    assert len(github) == len(found)
+    assert all(line.startswith(("::error ", "::warning ", "::notice ")) for line in github)
+    assert [d["code"] for d in json.loads(outputs["json"])["diagnostics"]] == [d.code for d in found]
+    gitlab = json.loads(outputs["gitlab"])
+    assert len({issue["fingerprint"] for issue in gitlab}) == len(found)
+    sarif = json.loads(outputs["sarif"])
+    SARIF.validate(sarif)
+    assert len(sarif["runs"][0]["results"]) == len(found)
