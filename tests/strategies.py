@@ -696,21 +696,21 @@ def fixable_cases(draw: st.DrawFn, valid: bool = False, kinds: tuple[str, ...] =
             late.append(header.pop(draw(st.integers(0, len(header) - 1))))
         elif kind == "near-miss":
             header.insert(draw(st.integers(0, len(header))), draw(st.sampled_from(_NEAR_MISS)))
-        elif kind == "constraint" and not _has(header, "-C", "--constraint"):
+        elif kind == "constraint" and not _has(header + late, "-C", "--constraint"):
             header += [draw(st.sampled_from(["#SBATCH --constraint=ib", "#SBATCH -C v100"])),
                        draw(st.sampled_from(["#SBATCH --constraint=v100", "#SBATCH -C skylake"]))]
-        elif kind == "mem-gpu" and not _has(header, "--mem", "--gres", "--gpus"):
+        elif kind == "mem-gpu" and not _has(header + late, "--mem", "--gres", "--gpus"):
             header += ["#SBATCH --gpus-per-node=1", "#SBATCH --mem=1G", "#SBATCH --mem-per-gpu=4G"]
-        elif kind == "gres-gpn" and not _has(header, "--gres", "--gpus"):
+        elif kind == "gres-gpn" and not _has(header + late, "--gres", "--gpus"):
             n = draw(st.sampled_from(["1", "2"]))
             header += [f"#SBATCH --gres=gpu:{n}", f"#SBATCH --gpus-per-node={n}"]
         elif kind == "misspelt":
             header.insert(draw(st.integers(0, len(header))), "#SBATCH " + draw(st.sampled_from(_MISSPELT)))
-        elif kind == "tasks-per-node" and not _has(header, "tasks-per-node", "-n ", "--ntasks", "-N ", "--nodes"):
+        elif kind == "tasks-per-node" and not _has(header + late, "tasks-per-node", "-n ", "--ntasks", "-N ", "--nodes"):
             header.append("#SBATCH --tasks-per-node=1")
-        elif kind == "hash" and not _has(header, "-J", "--job-name"):
+        elif kind == "hash" and not _has(header + late, "-J", "--job-name"):
             header.append("#SBATCH " + draw(st.sampled_from(["-J run#1 --time=5", "--job-name=a#b -t 5"])))
-        elif kind == "geometry" and not _has(header, "--gres", "--gpus", "-n", "--ntasks", "-N", "--nodes"):
+        elif kind == "geometry" and not _has(header + late, "--gres", "--gpus", "-n", "--ntasks", "-N", "--nodes"):
             header += ["#SBATCH -N 1 --gpus-per-node=2"]
             body = [draw(st.sampled_from(["srun -n 8 python train.py", "srun --ntasks-per-node=4 python x.py",
                                           "srun torchrun --nproc_per_node=2 train.py"]))]
