@@ -55,13 +55,27 @@ def _on(directive, dline: DirectiveLine) -> bool:
     return dline.line.span.start <= directive.span.start < dline.line.span.end
 
 
-def movable(script: Script, dline: DirectiveLine) -> bool:
+def multiline_words(script: Script) -> list[tuple[int, int]]:
+    """(start, end) of shell words in the body that span lines: quoted strings such as
+    `echo "...\n#SBATCH ...\n"` or `python -c '...'`, whose `#SBATCH` lines are data."""
+    from slurmspec.body.shell import Word, tokenize
+
+    try:
+        tokens = tokenize(script.source[script.header_end:], base=script.header_end)
+    except Exception:  # the body scanner never should; then treat nothing as movable data
+        return [(script.header_end, len(script.source))]
+    return [(t.start, t.end) for t in tokens if isinstance(t, Word) and "\n" in t.text]
+
+
+def movable(script: Script, dline: DirectiveLine, data: list[tuple[int, int]] = ()) -> bool:
     """A late line that can move into the header without a second thought: it reads cleanly
     (no parse problem, no refused value), sets only options the header does not set (else
     moving it would silently replace the header's value: which one was meant is the
     user's call; the same for two late lines setting one option), and does not start a hetjob component (that changes the job's shape)."""
     if dline.separator or any(_on_span(issue.span.start, dline) for issue in script.issues):
         return False
+    if any(start < dline.line.span.start < end for start, end in data):
+        return False  # inside a quoted string: data for another program, not a directive
     header = {d.option.long for d in script.directives if not d.ignored}
     elsewhere = {d.option.long for other in script.directive_lines if not other.in_header and other is not dline
                  for d in script.directives if _on(d, other)}

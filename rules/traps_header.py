@@ -144,7 +144,8 @@ def check_directive_lines(ctx: Context) -> None:
             )
         _check_glued_hash(ctx, dline)
     if late:
-        movable = [dline for dline in late if _fixes.movable(script, dline)]
+        data = _fixes.multiline_words(script)
+        movable = [dline for dline in late if _fixes.movable(script, dline, data)]
         fix = _fixes.move_into_header(script, movable) if movable else None
         for dline in late:
             _report_late(ctx, dline, first_command, fix if dline in movable else None)

@@ -16,11 +16,13 @@ def write_atomically(path: str, data: bytes, expected: bytes) -> None:
 
     The new content goes to a temporary file in the same folder (so the final
     ``os.replace`` is a rename on one file system, atomic on POSIX), is flushed
-    and fsynced, gets the original file's permission bits, and only then takes
+    and fsynced, gets the original file's permission bits (and owner, when we
+may set it), and only then takes
     the file's place. A reader sees the old file or the new one, never half.
     """
     folder = os.path.dirname(os.path.abspath(path))
-    mode = stat.S_IMODE(os.stat(path).st_mode)
+    info = os.stat(path)
+    mode = stat.S_IMODE(info.st_mode)
     handle, temp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".slurmspec")
     try:
         with os.fdopen(handle, "wb") as out:
@@ -28,6 +30,13 @@ def write_atomically(path: str, data: bytes, expected: bytes) -> None:
             out.flush()
             os.fsync(out.fileno())
         os.chmod(temp, mode)
+        if (info.st_uid, info.st_gid) != (os.getuid(), os.getgid()):
+            # Run as root (or a group member), keep the script its owner's: a rename
+            # would otherwise hand the user's file to whoever ran the fix.
+            try:
+                os.chown(temp, info.st_uid, info.st_gid)
+            except PermissionError:
+                pass  # not allowed to give files away: the new file stays ours, like an editor's save
         with open(path, "rb") as current:
             if current.read() != expected:
                 raise ChangedOnDisk(f"{path} changed on disk since it was read; not written")
