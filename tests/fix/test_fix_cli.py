@@ -339,8 +339,6 @@ def test_fix_through_a_symlink_fixes_the_target_and_keeps_the_link(tmp_path, cap
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="needs root to give the file another owner")
-@pytest.mark.xfail(strict=True, reason="write_atomically does not keep the file's owner and group: run as root, "
-                                       "--fix hands a user's script to root (reported: os.chown the temporary)")
 def test_fix_keeps_the_owner(tmp_path, capsys):
     path = script_file(tmp_path, CRLF)
     os.chown(path, 65534, 65534)

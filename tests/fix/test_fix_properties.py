@@ -226,12 +226,9 @@ def test_cli_fix_on_stdin_never_raises(data: bytes, unsafe: bool) -> None:
 @pytest.mark.parametrize("text", [
     # here-documents are data: left alone (passes)
     "#!/bin/bash\n#SBATCH -N 1\ncat > sub.sh <<EOF\n#!/bin/bash\n#SBATCH -t 5\nsrun x\nEOF\nsbatch sub.sh\n",
-    pytest.param('#!/bin/bash\n#SBATCH -N 1\necho "\n#SBATCH -t 5\n" > notes.txt\n',
-                 marks=pytest.mark.xfail(strict=True, reason="SB201 moves a `#SBATCH` line out of a multi-line "
-                                                             "quoted string, changing the data (reported)")),
-    pytest.param("#!/bin/bash\n#SBATCH -N 1\npython -c '\n#SBATCH -t 5\nprint(1)\n'\n",
-                 marks=pytest.mark.xfail(strict=True, reason="SB201 moves a `#SBATCH` line out of a multi-line "
-                                                             "quoted string, changing the program (reported)")),
+    # and so are multi-line quoted strings (SB201 used to move these lines out of them)
+    '#!/bin/bash\n#SBATCH -N 1\necho "\n#SBATCH -t 5\n" > notes.txt\n',
+    "#!/bin/bash\n#SBATCH -N 1\npython -c '\n#SBATCH -t 5\nprint(1)\n'\n",
 ])
 def test_a_directive_look_alike_inside_shell_data_is_not_moved(text: str) -> None:
     outcome = fix(text, unsafe=True)
