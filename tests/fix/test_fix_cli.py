@@ -346,3 +346,41 @@ def test_fix_keeps_the_owner(tmp_path, capsys):
     capsys.readouterr()
     assert path.read_bytes() == FIXED
     assert (path.stat().st_uid, path.stat().st_gid) == (65534, 65534)
+
+
+# ------------------------------------------------------------------ which findings get fixed
+def test_fix_applies_only_the_selected_rules(tmp_path, capsys):
+    path = script_file(tmp_path, b"#SBATCH -t 10\r\nsrun x\r\n")
+    main(["lint", "--no-config", "--fix", "--select", "SB105", str(path)])
+    capsys.readouterr()
+    assert path.read_bytes() == b"#SBATCH -t 10\nsrun x\n"  # no `#!` added: SB103 was not selected
+    main(["lint", "--no-config", "--fix", "--ignore", "SB105", str(tmp_path / "job.sbatch")])
+    assert path.read_bytes() == b"#!/bin/bash\n#SBATCH -t 10\nsrun x\n"
+
+
+def test_a_suppressed_finding_is_not_fixed(tmp_path, capsys):
+    data = b"#!/bin/bash\n#SBATCH -t 10\n#SBATCH -t 10  # slurmspec: ignore[SB205]\nsrun x\n"
+    path = script_file(tmp_path, data)
+    main(["lint", "--no-config", "--fix", str(path)])
+    assert path.read_bytes() == data
+    main(["lint", "--no-config", "--fix", "--no-suppress", str(path)])
+    capsys.readouterr()
+    assert path.read_bytes().count(b"#SBATCH -t 10") == 1
+
+
+def test_fix_on_a_folder_fixes_the_batch_scripts_only(tmp_path, capsys):
+    script_file(tmp_path, CRLF, name="a.sbatch")
+    script_file(tmp_path, CRLF, name="notes.txt")
+    script_file(tmp_path, b"echo hi\r\n", name="plain.sh")  # no directive: not a batch script
+    assert main(["lint", "--no-config", "--fix", str(tmp_path)]) in (0, 1)
+    capsys.readouterr()
+    assert (tmp_path / "a.sbatch").read_bytes() == FIXED
+    assert (tmp_path / "notes.txt").read_bytes() == CRLF
+    assert (tmp_path / "plain.sh").read_bytes() == b"echo hi\r\n"
+
+
+def test_diff_on_stdin_prints_a_diff_and_exits_1():
+    result = run("lint", "--no-config", "--diff", "-", stdin=CRLF)
+    assert result.returncode == 1, result.stderr
+    assert result.stdout.startswith(b"--- <stdin>\n+++ <stdin>\n")
+    assert b"+#!/bin/bash\n" in result.stdout
