@@ -152,14 +152,18 @@ def test_lines_no_edit_touched_are_byte_identical(text: str, unsafe: bool, versi
         assert outcome.text == outcome.original
         return
     # Replay the rounds: each lint call after the first saw the previous text with the chosen fixes applied.
+    replayed = []
     for (_, before, found), (spliced, rendered, _) in zip(lint.calls, lint.calls[1:]):
         chosen = choose([d.fix for d in found if d.fix is not None and d.fix.applies(unsafe)])
+        replayed += [(d.code, d.fix.title) for d in found if d.fix is not None and d.fix in chosen]
         edits = [edit for f in chosen for edit in f.edits]
         assert edits, describe(outcome)
         assert spliced == _splice(before, edits), describe(outcome)
         assert rendered == spliced, "a fixed text did not round-trip through the parser\n" + describe(outcome)
         check_untouched_lines(before, spliced, edits)
     assert outcome.text == lint.calls[-1][1], describe(outcome)
+    # What the user is told was fixed is what the rounds applied.
+    assert sorted(replayed) == sorted((a.code, a.title) for a in outcome.applied), describe(outcome)
 
 
 def test_untouched_line_check_can_fail() -> None:
