@@ -1,0 +1,83 @@
+"""Raw sbatch options (``[sbatch].options``, ``[[hetjob]].options``): checking them, and when a typed key must be used instead.
+
+One rule decides typed-or-raw for both directions: convert writes a value as
+a typed key exactly when ``typed_spelling`` gives one, and the loader refuses a
+raw option that has one, so ``convert(emit(spec)) == spec``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Iterator
+
+from slurmspec.spec.fields import option_fields
+from slurmspec.spec.locate import did_you_mean
+from slurmspec.spec.values import from_option, gpu_from_option
+from slurmspec.version import Version
+
+_GPU_KEYS = {"gpus-per-node": "gpus_per_node", "gpus-per-task": "gpus_per_task"}
+
+
+def split_raw(word: str) -> tuple[str, str | None]:
+    """``--name=value`` -> ("name", "value"); ``--flag`` -> ("flag", None)."""
+    name, eq, value = word[2:].partition("=")
+    return name, (value if eq else None)
+
+
+def check_raw_options(words: list[str], version: Version, allow_typed: bool) -> Iterator[tuple[int, str]]:
+    from slurmspec.model.options import NONE, REQUIRED, by_long_name, lookup
+    from slurmspec.model.values import PARSERS
+
+    for i, word in enumerate(words):
+        if not word.startswith("--") or len(word) < 3:
+            yield i, f"`{word}` must be a long option, `--name=value` or `--flag`"
+            continue
+        name, value = split_raw(word)
+        spec = lookup(name)
+        if spec is None or not spec.exists_in(version):
+            known = [n for n, s in by_long_name().items() if s.exists_in(version)]
+            yield i, f"sbatch has no option `--{name}`{did_you_mean(name, known)}"
+            continue
+        if spec.early_pass:
+            yield i, f"`--{name}` is ignored inside #SBATCH lines (sbatch reads it from the command line only)"
+            continue
+        argument = spec.argument_in(version)
+        if argument == NONE and value is not None:
+            yield i, f"`--{name}` takes no value"
+        elif argument == REQUIRED and value is None:
+            yield i, f"`--{name}` needs a value: `--{name}=...`"
+        elif value is not None and spec.kind is not None:
+            parsed = PARSERS[spec.kind](value, version)
+            bad = [p for p in parsed.problems if p.rejected]
+            if bad:
+                yield i, f"`{value}`: {bad[0].message}"
+        if not allow_typed and spec.long in option_fields():
+            yield i, f"`--{name}` belongs in the job's first component only; use [sbatch].options"
+
+
+def typed_spelling(option: str, value: str | None, context: dict[str, Any]) -> tuple[str, str, Any] | None:
+    """(section, key, spec value) when ``--option[=value]`` has a typed key, else None.
+
+    ``context`` is what the typed keys already decide: the values set so far
+    (``(section, key) -> value``), and ``raw`` (the raw option names).
+    """
+    if option in ("requeue", "no-requeue"):
+        if ("job", "requeue") in context or {"requeue", "no-requeue"} <= context.get("raw", set()):
+            return None
+        return "job", "requeue", option == "requeue"
+    fields = option_fields()
+    if option not in fields:
+        return None
+    section, field = fields[option]
+    if (section, field.key) in context:
+        return None
+    if option in _GPU_KEYS:
+        parsed = gpu_from_option(value)
+        if parsed is None:
+            return None
+        gpu_type = context.get(("resources", "gpu_type"))
+        has_gpu_key = any((section, k) in context for k in _GPU_KEYS.values())
+        if parsed[0] != gpu_type and (has_gpu_key or gpu_type is not None):
+            return None
+        return section, field.key, parsed
+    spelled = from_option(field, value)
+    return None if spelled is None else (section, field.key, spelled)
