@@ -20,11 +20,12 @@ PER_NODE_KINDS = ("torchrun", "accelerate")
 PER_GPU_KINDS = ("srun", "horovod", "lightning", "deepspeed")
 
 
-def check_spec(spec: Spec) -> Iterator[tuple[tuple, str]]:
+def check_spec(spec: Spec, version=None) -> Iterator[tuple[tuple, str]]:
     yield from _body_or_launch(spec)
     yield from _gpus(spec)
     yield from _launch(spec)
-    yield from _raw_options(spec)
+    yield from _raw_options(spec, version)
+    yield from _body_header(spec)
 
 
 def _body_or_launch(spec: Spec) -> Iterator[tuple[tuple, str]]:
@@ -78,11 +79,12 @@ def _launch(spec: Spec) -> Iterator[tuple[tuple, str]]:
         yield ("launch", "mpi"), "`mpi` (srun --mpi plugin) is for kinds mpi and horovod launched by srun"
 
 
-def _raw_options(spec: Spec) -> Iterator[tuple[tuple, str]]:
+def _raw_options(spec: Spec, version) -> Iterator[tuple[tuple, str]]:
     words = spec.get("sbatch", "options", ())
     context: dict = {(s.name, k): v for s in spec.sections if s.name in ("job", "resources")
                      for k, v in s.values}
     context["raw"] = {split_raw(w)[0] for w in words}
+    context["version"] = version
     for i, word in enumerate(words):
         name, value = split_raw(word)
         from slurmspec.model.options import lookup
@@ -103,3 +105,16 @@ def _sets_typed(option: str, context: dict) -> bool:
 
     found = option_fields().get(option)
     return found is not None and (found[0], found[1].key) in context
+
+
+def _body_header(spec: Spec) -> Iterator[tuple[tuple, str]]:
+    """A verbatim body must not start with directives: sbatch would read them as part of the header."""
+    script = spec.get("body", "script")
+    for line in (script or "").splitlines():
+        stripped = line.strip()
+        if line.startswith(("#SBATCH", "#SLURM")):
+            yield ("body", "script"), ("the body starts with an #SBATCH line, which sbatch would read as part of"
+                                       " the header: put options in [job], [resources] or [sbatch].options")
+            return
+        if stripped and not stripped.startswith("#"):
+            return

@@ -68,7 +68,7 @@ def spec_from_data(data: dict[str, Any], version: Version = NEWEST, source: str 
     if not checker.problems:
         from slurmspec.spec.geometry import check_spec
 
-        for path, message in check_spec(spec):
+        for path, message in check_spec(spec, version):
             checker.fail(path, message)
     if checker.problems:
         raise SpecError(sorted(checker.problems, key=lambda p: (p.line, p.column)))
@@ -132,7 +132,7 @@ class _Checker:
                 values[key] = checked
         for f in fields:
             if f.required and f.key not in table:
-                self.fail(path, f"[{name}] needs `{f.key}` ({f.doc})")
+                self.fail(path, f"[{name}] needs `{f.key}`: {f.doc}")
         if name == "job" and values.get("requeue") is None:
             values.pop("requeue", None)
         if values.get("exclusive") is False:  # same as not asking
@@ -181,7 +181,7 @@ class _Checker:
         if section in ("sbatch", "hetjob") and f.key == "options":
             from slurmspec.spec.raw import check_raw_options
 
-            for i, message in check_raw_options(value, self.version, section == "sbatch"):
+            for i, message in check_raw_options(value, self.version):
                 self.fail(path, f"`{dotted}[{i}]`: {message}")
         if section == "sbatch" and f.key == "lines" and not all(s.startswith("#") for s in strings):
             self.fail(path, f"`{dotted}`: every kept header line must start with `#` (a command ends the header)")

@@ -23,10 +23,8 @@ def split_raw(word: str) -> tuple[str, str | None]:
     return name, (value if eq else None)
 
 
-def check_raw_options(words: list[str], version: Version, allow_typed: bool) -> Iterator[tuple[int, str]]:
+def check_raw_options(words: list[str], version: Version) -> Iterator[tuple[int, str]]:
     from slurmspec.model.options import NONE, REQUIRED, by_long_name, lookup
-    from slurmspec.model.values import PARSERS
-
     for i, word in enumerate(words):
         if not word.startswith("--") or len(word) < 3:
             yield i, f"`{word}` must be a long option, `--name=value` or `--flag`"
@@ -45,20 +43,15 @@ def check_raw_options(words: list[str], version: Version, allow_typed: bool) -> 
             yield i, f"`--{name}` takes no value"
         elif argument == REQUIRED and value is None:
             yield i, f"`--{name}` needs a value: `--{name}=...`"
-        elif value is not None and spec.kind is not None:
-            parsed = PARSERS[spec.kind](value, version)
-            bad = [p for p in parsed.problems if p.rejected]
-            if bad:
-                yield i, f"`{value}`: {bad[0].message}"
-        if not allow_typed and spec.long in option_fields():
-            yield i, f"`--{name}` belongs in the job's first component only; use [sbatch].options"
 
 
 def typed_spelling(option: str, value: str | None, context: dict[str, Any]) -> tuple[str, str, Any] | None:
     """(section, key, spec value) when ``--option[=value]`` has a typed key, else None.
 
     ``context`` is what the typed keys already decide: the values set so far
-    (``(section, key) -> value``), and ``raw`` (the raw option names).
+    (``(section, key) -> value``), ``raw`` (the raw option names) and
+    ``version``. A value sbatch would refuse has no typed spelling: it stays a
+    raw option (raw values are not judged here; `slurmspec lint` reports them).
     """
     if option in ("requeue", "no-requeue"):
         if ("job", "requeue") in context or {"requeue", "no-requeue"} <= context.get("raw", set()):
@@ -78,6 +71,21 @@ def typed_spelling(option: str, value: str | None, context: dict[str, Any]) -> t
         has_gpu_key = any((section, k) in context for k in _GPU_KEYS.values())
         if parsed[0] != gpu_type and (has_gpu_key or gpu_type is not None):
             return None
+        if not _valid(option, value, context.get("version")):
+            return None
         return section, field.key, parsed
     spelled = from_option(field, value)
-    return None if spelled is None else (section, field.key, spelled)
+    if spelled is None or not _valid(option, value, context.get("version")):
+        return None
+    return section, field.key, spelled
+
+
+def _valid(option: str, value: str | None, version: Version | None) -> bool:
+    from slurmspec.model.options import lookup
+    from slurmspec.model.values import PARSERS
+    from slurmspec.version import NEWEST
+
+    spec = lookup(option)
+    if value is None or spec is None or spec.kind is None:
+        return True
+    return PARSERS[spec.kind](value, version or NEWEST).ok
