@@ -36,7 +36,21 @@ def directive_option(name: str, value: str | None) -> str:
 
 
 def shell_literal(text: str) -> str:
-    return shlex.quote(text)
+    """One literal bash word. Control characters (a carriage return above all:
+    sbatch refuses a script with DOS line breaks) are written as ``$'\\xHH'``."""
+    if not any(_control(ch) for ch in text):
+        return shlex.quote(text)
+    out = []
+    for ch in text:
+        if _control(ch) or ch in "\\'":
+            out.append(f"\\x{ord(ch):02x}")
+        else:
+            out.append(ch)
+    return "$'" + "".join(out) + "'"
+
+
+def _control(ch: str) -> bool:
+    return (ord(ch) < 32 and ch not in "\n\t") or ord(ch) == 127
 
 
 def shell_template(text: str) -> str:
@@ -45,11 +59,11 @@ def shell_template(text: str) -> str:
     pos = 0
     for match in _VAR.finditer(text):
         if match.start() > pos:
-            parts.append(shlex.quote(text[pos:match.start()]))
+            parts.append(shell_literal(text[pos:match.start()]))
         parts.append('"${' + (match.group(1) or match.group(2)) + '}"')
         pos = match.end()
     if pos < len(text) or not parts:
-        parts.append(shlex.quote(text[pos:]))
+        parts.append(shell_literal(text[pos:]))
     return "".join(parts)
 
 

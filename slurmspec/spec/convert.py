@@ -35,8 +35,10 @@ def convert_script(script: Script) -> Spec:
         raise ConvertError("the script is not valid UTF-8, and TOML text must be")
     data: dict[str, Any] = {}
     body_start, kept = _header(script)
-    if script.shebang is not None and script.shebang.text != DEFAULT_SHEBANG:
-        data.setdefault("sbatch", {})["shebang"] = script.shebang.text
+    # A CRLF script's "\r" is whitespace to sbatch; the header is re-emitted with "\n" line ends.
+    shebang = script.shebang.text.rstrip("\r") if script.shebang is not None else None
+    if shebang is not None and shebang != DEFAULT_SHEBANG and header_safe(shebang):
+        data.setdefault("sbatch", {})["shebang"] = shebang
     if kept:
         data.setdefault("sbatch", {})["lines"] = kept
     first, *rest = script.components
@@ -70,8 +72,9 @@ def _header(script: Script) -> tuple[int, list[str]]:
             break
         keep = line.kind in (LineKind.COMMENT, LineKind.NEAR_MISS) or (
             line.kind in _DIRECTIVE_KINDS and line.number in troubled)
-        if keep and header_safe(line.text) and line.text.startswith("#"):
-            kept.append(line.text)
+        text = line.text.rstrip("\r")
+        if keep and header_safe(text) and text.startswith("#"):
+            kept.append(text)
     return last.span.end + len(last.newline), kept
 
 

@@ -73,6 +73,10 @@ def _launch(spec: Spec) -> Iterator[tuple[tuple, str]]:
     allowed = {"mpi": ("srun", "mpirun"), "horovod": ("srun", "horovodrun")}.get(kind, ("srun",))
     if launcher is not None and launcher not in allowed:
         yield ("launch", "launcher"), f"kind `{kind}` can use launcher {' or '.join(allowed)}, not `{launcher}`"
+    if launcher in ("mpirun", "horovodrun") and per_node is None and get("ntasks") is None:
+        # Slurm sets SLURM_NTASKS only when the job asks for a task count (rule SB321).
+        yield ("resources",), (f"{launcher} -np \"$SLURM_NTASKS\" needs a task count: set"
+                               " `resources.ntasks` or `resources.ntasks_per_node`")
     if "procs_per_node" in launch and kind not in PER_NODE_KINDS:
         yield ("launch", "procs_per_node"), "`procs_per_node` is for torchrun and accelerate only"
     if "mpi" in launch and (kind not in ("mpi", "horovod") or launcher not in (None, "srun")):

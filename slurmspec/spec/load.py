@@ -16,7 +16,7 @@ from slurmspec.spec.fields import (ARRAY_SECTIONS, BOOL, INT, LIST, SECTIONS, ST
                                    STR_LIST, TABLE, Field)
 from slurmspec.spec.locate import did_you_mean, locate
 from slurmspec.spec.model import Section, Spec, Table, sort_sections
-from slurmspec.spec.values import header_safe, normalise, option_text
+from slurmspec.spec.values import header_safe, normalise, option_text, shell_syntax
 from slurmspec.version import NEWEST, Version
 
 _TYPE_NAMES = {STR: "a string", INT: "a whole number", BOOL: "true or false", LIST: "a list of strings",
@@ -128,6 +128,8 @@ class _Checker:
                 self.fail((*path, key), f"unknown key `{key}` in [{name}]{did_you_mean(key, known)}")
                 continue
             checked = self.value(f, value, (*path, key), name)
+            if checked == () and not f.required:  # an empty list asks for nothing: same as leaving it out
+                continue
             if checked is not None:
                 values[key] = checked
         for f in fields:
@@ -178,11 +180,19 @@ class _Checker:
             self.fail(path, f"`{dotted}` goes on an #SBATCH line, so it cannot be empty or hold line"
                             " breaks or control characters")
             return None
+        expansion = next((shell_syntax(s) for s in strings if shell_syntax(s)), None) if f.option else None
+        if expansion is not None:
+            self.fail(path, f"`{dotted}`: `{expansion}` would not be expanded: sbatch reads #SBATCH lines"
+                            " without a shell; write the value out (or use a `%` pattern in file names)")
+            return None
         if section in ("sbatch", "hetjob") and f.key == "options":
-            from slurmspec.spec.raw import check_raw_options
+            from slurmspec.spec.raw import canonical_options, check_raw_options
 
-            for i, message in check_raw_options(value, self.version):
+            problems = list(check_raw_options(value, self.version))
+            for i, message in problems:
                 self.fail(path, f"`{dotted}[{i}]`: {message}")
+            if not problems:
+                return canonical_options(value)
         if section == "sbatch" and f.key == "lines" and not all(s.startswith("#") for s in strings):
             self.fail(path, f"`{dotted}`: every kept header line must start with `#` (a command ends the header)")
         if section == "sbatch" and f.key == "shebang" and not value.startswith("#!"):
@@ -198,10 +208,10 @@ class _Checker:
         spec = lookup(f.option)
         assert spec is not None and spec.kind is not None
         parsed = PARSERS[spec.kind](text, self.version)
-        for problem in parsed.problems:
-            if problem.rejected:
-                self.fail(path, f"`{text}`: {problem.message} (as `--{f.option}`)")
-                break
+        for problem in parsed.problems:  # also what sbatch accepts but warns about: a spec is meant to be clean
+            accepted = "" if problem.rejected else "sbatch accepts it, but "
+            self.fail(path, f"`{text}`: {accepted}{problem.message} (as `--{f.option}`)")
+            break
         return parsed.value
 
 

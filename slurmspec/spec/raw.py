@@ -45,6 +45,23 @@ def check_raw_options(words: list[str], version: Version) -> Iterator[tuple[int,
             yield i, f"`--{name}` needs a value: `--{name}=...`"
 
 
+def canonical_options(words: list[str]) -> tuple[str, ...]:
+    """Canonical names (aliases resolved), grouped by name in name order.
+
+    The order of different options on #SBATCH lines does not change the request;
+    repeats of one option keep their order (the last wins, or they accumulate).
+    """
+    from slurmspec.model.options import lookup
+
+    named = []
+    for word in words:
+        name, value = split_raw(word)
+        spec = lookup(name)
+        canon = spec.long if spec is not None else name
+        named.append((canon, f"--{canon}" if value is None else f"--{canon}={value}"))
+    return tuple(word for _, word in sorted(named, key=lambda item: item[0]))
+
+
 def typed_spelling(option: str, value: str | None, context: dict[str, Any]) -> tuple[str, str, Any] | None:
     """(section, key, spec value) when ``--option[=value]`` has a typed key, else None.
 
@@ -88,4 +105,4 @@ def _valid(option: str, value: str | None, version: Version | None) -> bool:
     spec = lookup(option)
     if value is None or spec is None or spec.kind is None:
         return True
-    return PARSERS[spec.kind](value, version or NEWEST).ok
+    return not PARSERS[spec.kind](value, version or NEWEST).problems

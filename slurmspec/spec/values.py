@@ -53,7 +53,7 @@ def from_option(field: Field, text: str | None) -> Any:
     """The spec value of ``--option=text`` or None when it has no typed spelling."""
     if field.type == BOOL:
         return True if text is None else None
-    if text is None or not text or not header_safe(text):
+    if text is None or not text or not header_safe(text) or shell_syntax(text):
         return None
     if field.type == INT:
         return int(text) if _DIGITS.fullmatch(text) and text != "0" else None
@@ -74,6 +74,18 @@ def gpu_from_option(text: str | None) -> tuple[str | None, int] | None:
     if not match:
         return None
     return match.group(1), int(match.group(2))
+
+
+# Shell syntax sbatch does not expand in #SBATCH lines (it reads them without a
+# shell): such a value is taken literally, which is never what the user meant
+# (rule SB207 reports it in scripts).
+_SHELL_SYNTAX = re.compile(r"\$[{(A-Za-z_0-9]|`|(?:^|(?<=[=:,]))~[A-Za-z0-9_]*(?=/|$|,|:)")
+
+
+def shell_syntax(text: str) -> str | None:
+    """The first shell expansion in ``text`` (``$HOME``, ``$(...)``, backticks, ``~user``), or None."""
+    match = _SHELL_SYNTAX.search(text)
+    return match.group() if match else None
 
 
 def header_safe(text: str) -> bool:
