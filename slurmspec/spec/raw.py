@@ -105,4 +105,4 @@ def _valid(option: str, value: str | None, version: Version | None) -> bool:
     spec = lookup(option)
     if value is None or spec is None or spec.kind is None:
         return True
-    return not PARSERS[spec.kind](value, version or NEWEST).problems
+    return PARSERS[spec.kind](value, version or NEWEST).ok

@@ -78,6 +78,32 @@ def schema_text() -> str:
     return json.dumps(build_schema(), indent=2) + "\n"
 
 
+def _doc(field: Field) -> str:
+    text = field.doc + (" (required)" if field.required else "")
+    if field.choices:
+        text += "; one of " + ", ".join(f"`{c}`" for c in field.choices)
+    return text.replace("|", "\\|")
+
+
+def markdown_reference() -> str:
+    """The key tables of docs/spec.md (between its `<!-- keys -->` markers; a test keeps them in sync)."""
+    out: list[str] = []
+    for name, fields in SECTIONS.items():
+        head = f"[[{name}]]" if name == "hetjob" else f"[{name}]"
+        out.append(f"### `{head}`: {SECTION_DOCS[name]}\n")
+        if not fields:
+            out.append("Any `NAME = \"value\"` pairs; NAME is a shell variable name.\n")
+            continue
+        out.append("| key | type | sbatch option | meaning |\n|---|---|---|---|")
+        for f in fields:
+            option = f"`--{f.option}`" if f.option else ""
+            out.append(f"| `{f.key}` | {f.type.replace('|', ' or ')} | {option} | {_doc(f)} |")
+            for child in f.children:
+                out.append(f"| `{f.key}.{child.key}` | {child.type} | | {_doc(child)} |")
+        out.append("")
+    return "\n".join(out)
+
+
 if __name__ == "__main__":  # pragma: no cover
     import sys
 

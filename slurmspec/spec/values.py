@@ -79,7 +79,8 @@ def gpu_from_option(text: str | None) -> tuple[str | None, int] | None:
 # Shell syntax sbatch does not expand in #SBATCH lines (it reads them without a
 # shell): such a value is taken literally, which is never what the user meant
 # (rule SB207 reports it in scripts).
-_SHELL_SYNTAX = re.compile(r"\$[{(A-Za-z_0-9]|`|(?:^|(?<=[=:,]))~[A-Za-z0-9_]*(?=/|$|,|:)")
+_SHELL_SYNTAX = re.compile(r"\$\{[^}]*\}?|\$\([^)]*\)?|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9]|`[^`]*`?"
+                           r"|(?:^|(?<=[=:,]))~[A-Za-z0-9_]*(?=/|$|,|:)")
 
 
 def shell_syntax(text: str) -> str | None:

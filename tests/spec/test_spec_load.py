@@ -94,3 +94,13 @@ def test_normalised_spellings_compare_equal():
     b = load_spec('[job]\ntime = 60\nmail_type = ["END", "FAIL"]\n[resources]\nconstraint = ["a", "b"]\n'
                   '[sbatch]\noptions = ["--comment=c", "--hint=multithread", "--wckey=w"]\n' + MINIMAL)
     assert a == b
+
+
+def test_readme_spec_examples_load():
+    import re
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    blocks = re.findall(r"```toml job-spec\n(.*?)```", readme, flags=re.S)
+    assert blocks, "README.md shows a job spec in a ```toml job-spec block"
+    for block in blocks:
+        assert load_spec(block).get("launch", "kind") == "torchrun"

@@ -70,3 +70,11 @@ def test_schema_refuses_what_the_loader_refuses():
     assert _check({"job": {"nmae": "x"}}, schema)
     assert _check({"resources": {"nodes": 0}}, schema)
     assert _check({"launch": {"kind": "torchrn", "program": "x"}}, schema)
+
+
+def test_docs_key_reference_is_generated():
+    from slurmspec.spec.schema import markdown_reference
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "spec.md").read_text()
+    start = docs.index("-->\n", docs.index("<!-- keys:")) + len("-->\n")
+    assert docs[start:docs.index("<!-- /keys -->")] == markdown_reference()
