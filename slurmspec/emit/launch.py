@@ -74,8 +74,8 @@ def launch_command(spec: Spec) -> str:
         script = ('exec "$0" launch --multi_gpu --num_machines "$SLURM_NNODES" --machine_rank "$SLURM_NODEID"'
                   f' --num_processes "$((SLURM_NNODES * {per_node}))"'
                   ' --main_process_ip "$MASTER_ADDR" --main_process_port "$MASTER_PORT" "$@"')
-        runner = [shell_template(python), "-m", "accelerate.commands.launch"] if python else ["accelerate"]
-        if python:
+        runner = ["accelerate"]
+        if python:  # "$0" is the interpreter: run accelerate's launcher module with it
             script = script.replace('"$0" launch', '"$0" -m accelerate.commands.launch', 1)
             runner = [shell_template(python)]
         return _srun(srun_opts, inside + ["bash", "-c", shell_literal(script), *runner,

@@ -135,8 +135,6 @@ class _Checker:
         for f in fields:
             if f.required and f.key not in table:
                 self.fail(path, f"[{name}] needs `{f.key}`: {f.doc}")
-        if name == "job" and values.get("requeue") is None:
-            values.pop("requeue", None)
         if values.get("exclusive") is False:  # same as not asking
             values.pop("exclusive")
         gpu_type = values.get("gpu_type")

@@ -29,16 +29,7 @@ def _key_pattern(key: str) -> re.Pattern[str]:
 def locate(source: str, path: Sequence[str | int]) -> tuple[int, int]:
     """1-based (line, column) of the key ``path`` (e.g. ``("launch", "kind")``, ``("hetjob", 1, "options")``)."""
     lines = source.splitlines()
-    table: list[str] = []
-    index = 0
-    for part in path:
-        if isinstance(part, int):
-            index = part
-            continue
-        if not table:
-            table = [part]
-        else:
-            table.append(part)
+    index = next((part for part in path if isinstance(part, int)), 0)  # which [[array]] table
     start = _find_table(lines, path, index)
     keys = [p for p in path if isinstance(p, str)]
     if len(keys) <= 1:

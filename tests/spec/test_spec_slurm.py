@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import re
 import sys
 from pathlib import Path
 
@@ -66,7 +67,8 @@ def work(rank, world):
     dist.init_process_group("gloo", rank=rank, world_size=world)  # env:// MASTER_ADDR/PORT
     value = torch.tensor([float(rank + 1)])
     dist.all_reduce(value)
-    print(f"rank {rank}/{world} allreduce={value.item():g}", flush=True)
+    # One write(2) per line: the workers share the job's output file.
+    os.write(1, f"rank {rank}/{world} allreduce={value.item():g}\\n".encode())
     dist.destroy_process_group()
 
 
@@ -120,5 +122,5 @@ def test_kind_really_runs_a_gloo_allreduce(slurm_cluster, torch_available, tmp_p
     finally:
         outputs = "\n".join(p.read_text(errors="replace") for p in tmp_path.glob("out-*.txt"))
     assert state == "COMPLETED", f"job {job_id} ended {state}:\n{outputs}\n--- script:\n{script}"
-    lines = [line for line in outputs.splitlines() if "allreduce=" in line]
-    assert sorted(lines) == ["rank 0/2 allreduce=3", "rank 1/2 allreduce=3"], outputs
+    results = sorted(re.findall(r"rank (\d+)/(\d+) allreduce=(\d+)", outputs))
+    assert results == [("0", "2", "3"), ("1", "2", "3")], outputs  # 1 + 2 summed over both workers
