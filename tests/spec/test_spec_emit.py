@@ -131,6 +131,7 @@ def _assert_no_canary(work: Path) -> None:
 def test_hostile_strings_never_run(stub_dir, tmp_path_factory, data, program_args):
     data["launch"]["args"] = program_args
     data["launch"]["program"] = "train.py"
+    data["launch"].pop("python", None)  # the stub python is on PATH; /opt/venv/bin/python is not
     data.pop("chain", None)  # would call the stub sbatch only
     work = tmp_path_factory.mktemp("job")
     calls = run_hostile(emit(spec_from_data(data)), stub_dir, work)
