@@ -30,7 +30,7 @@ def header_lines(spec: Spec) -> list[str]:
     lines.extend(_raw(spec.get("sbatch", "options", ())))
     for hetjob in spec.all("hetjob"):
         lines.append("#SBATCH hetjob")
-        lines.extend(_raw(hetjob.get("options", ())))
+        lines.extend([*hetjob.get("lines", ()), *_raw(hetjob.get("options", ()))])
     return lines
 
 

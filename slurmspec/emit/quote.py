@@ -36,8 +36,8 @@ def directive_option(name: str, value: str | None) -> str:
 
 
 def shell_literal(text: str) -> str:
-    """One literal bash word. Control characters (a carriage return above all:
-    sbatch refuses a script with DOS line breaks) are written as ``$'\\xHH'``."""
+    """One literal bash word. Control characters and newlines (a carriage return
+    above all: sbatch refuses a script with DOS line breaks) are written as ``$'\\xHH'``."""
     if not any(_control(ch) for ch in text):
         return shlex.quote(text)
     out = []
@@ -50,7 +50,9 @@ def shell_literal(text: str) -> str:
 
 
 def _control(ch: str) -> bool:
-    return (ord(ch) < 32 and ch not in "\n\t") or ord(ch) == 127
+    # Newlines too: a value never spans script lines, which keeps every emitted
+    # command on one line for readers (and for line-based checks).
+    return (ord(ch) < 32 and ch != "\t") or ord(ch) == 127
 
 
 def shell_template(text: str) -> str:

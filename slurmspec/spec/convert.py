@@ -20,6 +20,7 @@ from slurmspec.spec.model import Spec
 from slurmspec.spec.raw import typed_spelling
 from slurmspec.spec.values import header_safe
 from slurmspec.emit.header import DEFAULT_SHEBANG
+from slurmspec.version import Version
 
 _DIRECTIVE_KINDS = (LineKind.DIRECTIVE, LineKind.LEGACY_DIRECTIVE)
 
@@ -34,18 +35,23 @@ def convert_script(script: Script) -> Spec:
     if script.had_undecodable_bytes:
         raise ConvertError("the script is not valid UTF-8, and TOML text must be")
     data: dict[str, Any] = {}
-    body_start, kept = _header(script)
+    body_start, kept, broken = _header(script)
     # A CRLF script's "\r" is whitespace to sbatch; the header is re-emitted with "\n" line ends.
     shebang = script.shebang.text.rstrip("\r") if script.shebang is not None else None
     if shebang is not None and shebang != DEFAULT_SHEBANG and header_safe(shebang):
         data.setdefault("sbatch", {})["shebang"] = shebang
-    if kept:
-        data.setdefault("sbatch", {})["lines"] = kept
+    if kept.get(0):
+        data.setdefault("sbatch", {})["lines"] = kept[0]
     first, *rest = script.components
-    _component_zero(first.request.settings, data)
+    if 0 not in broken:
+        _component_zero(first.request.settings, data, script.version)
     for component in rest:
-        words = [w for s in component.request.settings if not s.inherited for w in _raw_words(s)]
-        data.setdefault("hetjob", []).append({"options": words})
+        settings = () if component.index in broken else component.request.settings
+        words = [w for s in settings if not s.inherited for w in _raw_words(s)]
+        hetjob: dict[str, Any] = {"options": words}
+        if kept.get(component.index):
+            hetjob["lines"] = kept[component.index]
+        data.setdefault("hetjob", []).append(hetjob)
     body = script.source[body_start:]
     header_spec = spec_from_data({**data, "body": {"script": body}}, script.version)
     sections = _generated_sections(header_spec, body, script)
@@ -54,9 +60,22 @@ def convert_script(script: Script) -> Spec:
     return header_spec
 
 
-def _header(script: Script) -> tuple[int, list[str]]:
-    """(offset where the body starts, header lines kept verbatim)."""
+def _header(script: Script) -> tuple[int, dict[int, list[str]], set[int]]:
+    """(offset where the body starts, header lines kept verbatim per component, broken components).
+
+    A component with a directive line sbatch cannot read (or a value with
+    characters a directive word cannot spell) keeps *all* its
+    directive lines verbatim, in order, instead of typed keys: sbatch reads the
+    words of a component's lines as one argument list (an option at the end of
+    one line takes the next line's first word), so only the original sequence
+    asks for the same thing. Comments are kept with the first component.
+    """
     troubled = {issue.span.line for issue in script.issues if not issue.ignored}
+    component_of = {d.line.number: (d.component, d.separator) for d in script.directive_lines}
+    broken = {component_of[n][0] for n in troubled if n in component_of}
+    # A value no #SBATCH word can spell again (NUL, control characters) keeps its lines verbatim too.
+    broken |= {d.component for d in script.directives
+               if not d.ignored and d.value is not None and not header_safe(d.value)}
     last = None
     for line in script.lines:
         if line.span.start >= script.header_end:
@@ -65,21 +84,23 @@ def _header(script: Script) -> tuple[int, list[str]]:
             last = line
     if last is None:
         shebang = script.shebang
-        return (shebang.span.end + len(shebang.newline) if shebang else 0), []
-    kept = []
+        return (shebang.span.end + len(shebang.newline) if shebang else 0), {}, broken
+    kept: dict[int, list[str]] = {}
     for line in script.lines:
         if line.span.start > last.span.start:
             break
-        keep = line.kind in (LineKind.COMMENT, LineKind.NEAR_MISS) or (
-            line.kind in _DIRECTIVE_KINDS and line.number in troubled)
-        text = line.text.rstrip("\r")
-        if keep and header_safe(text) and text.startswith("#"):
-            kept.append(text)
-    return last.span.end + len(last.newline), kept
+        text = line.text[:-1] if line.text.endswith("\r") else line.text
+        if line.kind in (LineKind.COMMENT, LineKind.NEAR_MISS):
+            kept.setdefault(0, []).append(text)
+            continue
+        component, separator = component_of.get(line.number, (0, True))
+        if line.kind in _DIRECTIVE_KINDS and component in broken and not separator:
+            kept.setdefault(component, []).append(text)
+    return last.span.end + len(last.newline), kept, broken
 
 
-def _component_zero(settings: tuple[Setting, ...], data: dict[str, Any]) -> None:
-    context: dict[Any, Any] = {"raw": {s.name for s in settings}}
+def _component_zero(settings: tuple[Setting, ...], data: dict[str, Any], version: Version) -> None:
+    context: dict[Any, Any] = {"raw": {s.name for s in settings}, "version": version}
     raw: list[str] = []
     for setting in settings:
         text = _effective_text(setting)

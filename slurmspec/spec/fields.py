@@ -24,7 +24,7 @@ class Field:
     doc: str
     option: str | None = None  # the sbatch long option it becomes
     choices: tuple[str, ...] = ()
-    minimum: int = 1
+    minimum: int = 1  # for numbers
     children: tuple["Field", ...] = ()
     required: bool = False
 
@@ -39,7 +39,7 @@ SECTIONS: dict[str, tuple[Field, ...]] = {
         _f("partition", STR, "partition", "partition"),
         _f("account", STR, "account to charge", "account"),
         _f("qos", STR, "quality of service", "qos"),
-        _f("time", STR_INT, "time limit: minutes, `H:M:S` or `D-H:M:S`", "time"),
+        _f("time", STR_INT, "time limit: minutes, `H:M:S` or `D-H:M:S` (0: no limit)", "time", minimum=0),
         _f("output", STR, "stdout file (`%j` job id, `%x` name, `%A`/`%a` array)", "output"),
         _f("error", STR, "stderr file", "error"),
         _f("chdir", STR, "working folder of the job", "chdir"),
@@ -112,10 +112,12 @@ SECTIONS: dict[str, tuple[Field, ...]] = {
     "sbatch": (
         _f("shebang", STR, "first line (default `#!/bin/bash`)"),
         _f("options", LIST, "other sbatch options, one word each (`--exclude=n[1-2]`)"),
-        _f("lines", LIST, "header lines kept verbatim (comments, unreadable directives)"),
+        _f("lines", LIST, "header lines kept verbatim, before the directives (comments; every #SBATCH line"
+                          " of a header sbatch cannot read)"),
     ),
     "hetjob": (
         _f("options", LIST, "sbatch options of one further hetjob component", required=True),
+        _f("lines", LIST, "its #SBATCH lines kept verbatim when sbatch cannot read them"),
     ),
 }
 

@@ -11,6 +11,7 @@ starts its workers:
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Iterator
 
 from slurmspec.spec.model import Spec
@@ -88,11 +89,13 @@ def _raw_options(spec: Spec, version) -> Iterator[tuple[tuple, str]]:
     context: dict = {(s.name, k): v for s in spec.sections if s.name in ("job", "resources")
                      for k, v in s.values}
     context["raw"] = {split_raw(w)[0] for w in words}
+    from slurmspec.model.options import lookup
+
+    names = [lookup(split_raw(w)[0]) for w in words]
+    context["raw_count"] = Counter(spec.long for spec in names if spec is not None)
     context["version"] = version
     for i, word in enumerate(words):
         name, value = split_raw(word)
-        from slurmspec.model.options import lookup
-
         option = lookup(name)
         if option is None:
             continue

@@ -75,6 +75,21 @@ def spec_from_data(data: dict[str, Any], version: Version = NEWEST, source: str 
     return spec
 
 
+def accepts(section: str, key: str, value: Any, version: Version = NEWEST) -> bool:
+    """Would the loader take ``value`` for ``section.key`` (type, range, header safety, sbatch's check)?"""
+    from slurmspec.spec.fields import field
+
+    f = field(section, key)
+    if f is None:
+        return False
+    checker = _Checker(version, "")
+    plain = list(value) if isinstance(value, tuple) else value
+    checked = checker.value(f, plain, (section, key), section)
+    if checked is not None and f.option and not checker.problems:
+        checker.option_value(f, option_text(f, checked), (section, key))
+    return not checker.problems
+
+
 class _Checker:
     def __init__(self, version: Version, source: str) -> None:
         self.version = version
@@ -171,10 +186,14 @@ class _Checker:
             self.fail(path, f"`{dotted}` cannot be `{value}`{hint}")
             return None
         strings = [value] if isinstance(value, str) else value if isinstance(value, list) else []
-        if any("\0" in s for s in strings):
+        verbatim = section == "body" or f.key == "lines"  # kept as they were, NUL or control characters
+        if not verbatim and any("\0" in s for s in strings):
             self.fail(path, f"`{dotted}` contains a NUL character, which no shell can carry")
             return None
-        if (f.option or section in ("sbatch", "hetjob")) and not all(header_safe(s) for s in strings):
+        if f.key == "lines" and any("\n" in s or not s for s in strings):
+            self.fail(path, f"`{dotted}`: a kept header line cannot be empty or hold a line break")
+            return None
+        if (f.option or section in ("sbatch", "hetjob")) and not verbatim and not all(header_safe(s) for s in strings):
             self.fail(path, f"`{dotted}` goes on an #SBATCH line, so it cannot be empty or hold line"
                             " breaks or control characters")
             return None
@@ -191,7 +210,7 @@ class _Checker:
                 self.fail(path, f"`{dotted}[{i}]`: {message}")
             if not problems:
                 return canonical_options(value)
-        if section == "sbatch" and f.key == "lines" and not all(s.startswith("#") for s in strings):
+        if section in ("sbatch", "hetjob") and f.key == "lines" and not all(_header_line(s) for s in strings):
             self.fail(path, f"`{dotted}`: every kept header line must start with `#` (a command ends the header)")
         if section == "sbatch" and f.key == "shebang" and not value.startswith("#!"):
             self.fail(path, f"`{dotted}` must start with `#!`")
@@ -213,6 +232,17 @@ class _Checker:
                 self.fail(path, f"`{text}`: {problem.message} (as `--{f.option}`)")
                 break
         return parsed.value
+
+
+def _header_line(text: str) -> bool:
+    """Is ``text`` a line sbatch's header scan passes over (a comment or directive), not a command?"""
+    from slurmspec.model.script import LineKind
+    from slurmspec.parser.script import parse_script
+
+    if not text.lstrip(" \t\v\f\r").startswith("#"):
+        return False
+    lines = parse_script(f"#!/bin/bash\n{text}\n", None).lines
+    return len(lines) == 2 and lines[1].kind != LineKind.COMMAND
 
 
 def _toml_type(value: Any) -> str:

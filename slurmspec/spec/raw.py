@@ -25,6 +25,7 @@ def split_raw(word: str) -> tuple[str, str | None]:
 
 def check_raw_options(words: list[str], version: Version) -> Iterator[tuple[int, str]]:
     from slurmspec.model.options import NONE, REQUIRED, by_long_name, lookup
+    seen: set[str] = set()
     for i, word in enumerate(words):
         if not word.startswith("--") or len(word) < 3:
             yield i, f"`{word}` must be a long option, `--name=value` or `--flag`"
@@ -35,6 +36,10 @@ def check_raw_options(words: list[str], version: Version) -> Iterator[tuple[int,
             known = [n for n, s in by_long_name().items() if s.exists_in(version)]
             yield i, f"sbatch has no option `--{name}`{did_you_mean(name, known)}"
             continue
+        if spec.long in seen and not spec.accumulates:
+            yield i, f"`--{spec.long}` is given twice; only the last one counts, so keep that one"
+            continue
+        seen.add(spec.long)
         if spec.early_pass:
             yield i, f"`--{name}` is ignored inside #SBATCH lines (sbatch reads it from the command line only)"
             continue
@@ -75,8 +80,8 @@ def typed_spelling(option: str, value: str | None, context: dict[str, Any]) -> t
             return None
         return "job", "requeue", option == "requeue"
     fields = option_fields()
-    if option not in fields:
-        return None
+    if option not in fields or context.get("raw_count", {}).get(option, 0) > 1:
+        return None  # repeated raw occurrences of an accumulating option have no single typed spelling
     section, field = fields[option]
     if (section, field.key) in context:
         return None
@@ -88,13 +93,24 @@ def typed_spelling(option: str, value: str | None, context: dict[str, Any]) -> t
         has_gpu_key = any((section, k) in context for k in _GPU_KEYS.values())
         if parsed[0] != gpu_type and (has_gpu_key or gpu_type is not None):
             return None
-        if not _valid(option, value, context.get("version")):
+        if not _valid(option, value, context.get("version")) or not _accepted(section, field.key, parsed[1], context):
+            return None
+        if parsed[0] is not None and not _accepted(section, "gpu_type", parsed[0], context):
             return None
         return section, field.key, parsed
     spelled = from_option(field, value)
-    if spelled is None or not _valid(option, value, context.get("version")):
+    if spelled is None or not _valid(option, value, context.get("version")) \
+            or not _accepted(section, field.key, spelled, context):
         return None
     return section, field.key, spelled
+
+
+def _accepted(section: str, key: str, value: Any, context: dict[str, Any]) -> bool:
+    """Only a value the loader takes for the key is a typed spelling (else it stays raw)."""
+    from slurmspec.spec.load import accepts
+    from slurmspec.version import NEWEST
+
+    return accepts(section, key, value, context.get("version") or NEWEST)
 
 
 def _valid(option: str, value: str | None, version: Version | None) -> bool:

@@ -26,7 +26,7 @@ def normalise(field: Field, value: Any) -> Any:
     if field.type == STR_LIST:
         if field.key == "mail_type":
             items = value.split(",") if isinstance(value, str) else list(value)
-            return tuple(item.strip() for item in items)
+            return tuple(items)
         if isinstance(value, str):
             parts = value.split("&")
             if all(_FEATURE.fullmatch(p) for p in parts):

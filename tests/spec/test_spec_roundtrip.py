@@ -4,14 +4,16 @@ and a spec survives being written as TOML and read again."""
 from __future__ import annotations
 
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from slurmspec import parse
 from slurmspec.emit import emit
 from slurmspec.lint import lint_text
 from slurmspec.spec import load_spec, spec_from_data
-from slurmspec.spec.convert import convert_script
+from slurmspec.parser.script import parse_script
+from slurmspec.spec.convert import ConvertError, convert_script
 from slurmspec.spec.toml_write import to_toml
-from tests.strategies import job_spec_data
+from tests.strategies import job_spec_data, sbatch_conflict_scripts, sbatch_odd_scripts, sbatch_scripts
 
 _SETTINGS = settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 
@@ -54,3 +56,23 @@ def test_a_hand_edited_generated_body_stays_verbatim():
     back = convert_script(parse(script))
     assert back.section("launch") is None
     assert "run.sh --extra" in back.get("body", "script")
+
+
+def _effective(script) -> list[dict]:
+    return [{s.name: s.value for s in c.request.settings} for c in script.components]
+
+
+@settings(max_examples=300, suppress_health_check=list(HealthCheck), deadline=None)
+@given(st.one_of(sbatch_scripts(), sbatch_odd_scripts(), sbatch_conflict_scripts()),
+       st.sampled_from([(22, 5), (24, 5), (26, 5)]))
+def test_emit_of_convert_asks_for_the_same(text, version):
+    """Any script, broken ones included: same effective request per hetjob component."""
+    original = parse_script(text, None, version)
+    try:
+        spec = convert_script(original)
+    except ConvertError:
+        assert original.had_undecodable_bytes
+        return
+    assert load_spec(to_toml(spec), version) == spec
+    again = parse_script(emit(spec), None, version)
+    assert _effective(again) == _effective(original), emit(spec)
