@@ -3,7 +3,8 @@
 * every launch kind, for 2 nodes x 8 GPUs on the ``gpu`` partition (virtual
   v100 nodes), and every sample spec, is accepted by ``sbatch --test-only``;
 * the torchrun, srun and plain kinds really run on the local node (2 workers)
-  with the CPU build of torch, doing a gloo all-reduce whose sum is checked.
+  with the CPU build of torch, doing a gloo all-reduce whose sum is checked;
+* staging, checkpoint sync and the afterok chain really run too.
 """
 
 from __future__ import annotations
@@ -124,3 +125,44 @@ def test_kind_really_runs_a_gloo_allreduce(slurm_cluster, torch_available, tmp_p
     assert state == "COMPLETED", f"job {job_id} ended {state}:\n{outputs}\n--- script:\n{script}"
     results = sorted(re.findall(r"rank (\d+)/(\d+) allreduce=(\d+)", outputs))
     assert results == [("0", "2", "3"), ("1", "2", "3")], outputs  # 1 + 2 summed over both workers
+
+
+WORKFLOW = '''\
+import os
+from pathlib import Path
+
+staged = Path(os.environ["STAGE_DIR"]) / "input.txt"
+print("staged:", staged.read_text().strip(), flush=True)
+link = os.environ.get("SLURMSPEC_CHAIN_INDEX", "0")
+(Path(os.environ["CHECKPOINT_DIR"]) / f"ckpt-{link}.txt").write_text("step " + link)
+'''
+
+
+def test_staging_checkpoint_and_chain_really_run(slurm_cluster, tmp_path):
+    """Staging copies to node-local storage, checkpoints reach the persistent folder, the chain resubmits once."""
+    tmp_path.chmod(0o755)
+    (tmp_path / "input.txt").write_text("hello from the submit folder\n")
+    program = tmp_path / "workflow.py"
+    program.write_text(WORKFLOW)
+    persistent = tmp_path / "persistent"
+    script_path = tmp_path / "job.sbatch"
+    spec = load_spec(
+        f'[job]\nname = "workflow"\npartition = "debug"\ntime = "5:00"\n'
+        f'output = {json.dumps(str(tmp_path / "out-%j.txt"))}\nchdir = {json.dumps(str(tmp_path))}\n'
+        "[resources]\nntasks = 1\n"
+        f'[launch]\nkind = "plain"\nprogram = {json.dumps(str(program))}\npython = {json.dumps(sys.executable)}\n'
+        f'[staging]\ninputs = [{json.dumps(str(tmp_path / "input.txt"))}]\n'
+        f'[checkpoint]\npersistent = {json.dumps(str(persistent))}\ninterval = 1\n'
+        f'[chain]\ncount = 1\nscript = {json.dumps(str(script_path))}\n')
+    script = emit(spec)
+    script_path.write_text(script)
+    first = slurm_cluster.job_id(slurm_cluster.submit(script, cwd=tmp_path))
+    try:
+        assert slurm_cluster.wait(first, timeout=120) == "COMPLETED"
+        second = first + 1  # queued by the first job itself, with --dependency=afterok:<first>
+        assert slurm_cluster.wait(second, timeout=120) == "COMPLETED"
+    finally:
+        outputs = {p.name: p.read_text(errors="replace") for p in tmp_path.glob("out-*.txt")}
+    assert sorted(outputs) == [f"out-{first}.txt", f"out-{second}.txt"], outputs
+    assert all("staged: hello from the submit folder" in text for text in outputs.values()), outputs
+    assert sorted(p.name for p in persistent.iterdir()) == ["ckpt-0.txt", "ckpt-1.txt"], outputs
