@@ -759,3 +759,107 @@ report_paths = st.lists(
     ),
     min_size=1, max_size=3,
 ).map(lambda parts: "/".join(parts) + ".sbatch")
+
+
+# --- job specs (slurmspec.spec) ---
+from slurmspec.spec.values import shell_syntax  # noqa: E402
+# Valid TOML job specs as plain data (what tomllib would return): every launch
+# kind with the geometry it needs, the workflow sections, raw options, hetjobs.
+# Free-text values are hostile on purpose: quotes, `$(...)`, backticks, `#`,
+# `;`, newlines (body values only: a header value cannot hold a line break).
+_HOSTILE = ("'", '"', "$(touch CANARY)", "`touch CANARY`", "$((1+1))", "${X}", "$SLURM_JOB_ID", ";", "&&",
+            "#", "\\", " ", "\t", "*", "?", "~", "!", "|", ">", "<", "é", "\u00a0", "x", "--", "=", ",", "%")
+
+
+def hostile_text(newlines: bool = True, min_size: int = 0) -> st.SearchStrategy[str]:
+    pieces = _HOSTILE + (("\n", "\r\n"),)[0] if newlines else _HOSTILE
+    return st.lists(st.one_of(st.sampled_from(pieces), st.text(st.characters(
+        blacklist_categories=("Cs", "Cc", "Zl", "Zp")), max_size=4)), min_size=min_size, max_size=8).map("".join) \
+        .filter(lambda s: len(s) >= min_size)
+
+
+_IDENT = st.from_regex(r"[A-Za-z_][A-Za-z0-9_]{0,8}", fullmatch=True)
+_GPU_KINDS = ("srun", "horovod", "lightning", "deepspeed")
+_RAW_OPTIONS = ("--exclude=node[1-2]", "--comment=nightly run", "--reservation=maint", "--wckey=proj",
+                "--nice=10", "--open-mode=append", "--kill-on-invalid-dep=yes", "--hint=nomultithread")
+
+
+@st.composite
+def job_spec_data(draw: st.DrawFn) -> dict:
+    kind = draw(st.sampled_from(("torchrun", "srun", "horovod", "lightning", "accelerate",
+                                 "deepspeed", "mpi", "plain")))
+    data: dict = {"job": {}, "resources": {}, "launch": {"kind": kind}}
+    job, res, launch = data["job"], data["resources"], data["launch"]
+    # sbatch takes header values literally, so `$(...)`/backticks there are refused by the loader.
+    job["name"] = draw(hostile_text(newlines=False, min_size=1).filter(
+        lambda s: s.strip() == s and s and not shell_syntax(s)))
+    job["partition"] = draw(st.sampled_from(("gpu", "a100", "debug")))
+    job["time"] = draw(st.sampled_from(("30", 90, "1:00:00", "1-00:00:00", "45:00")))
+    job["output"] = "slurm-%j.out"
+    if draw(st.booleans()):
+        job["mail_type"] = draw(st.sampled_from(("END,FAIL", ["BEGIN", "END"], "ALL")))
+        job["mail_user"] = "me@example.org"
+    if draw(st.booleans()):
+        job["account"] = draw(_IDENT)
+    if draw(st.booleans()):
+        job["requeue"] = draw(st.booleans())
+    if draw(st.booleans()):
+        job["signal"] = draw(st.sampled_from(("B:USR1@300", "USR2@60")))
+    res["nodes"] = draw(st.integers(1, 4))
+    gpn = draw(st.sampled_from((None, 1, 2, 4, 8)))
+    if kind in ("torchrun", "accelerate"):
+        res["ntasks_per_node"] = 1
+        if gpn is None:
+            launch["procs_per_node"] = draw(st.integers(1, 4))
+    elif kind in (*_GPU_KINDS, "mpi") and gpn is not None:
+        res["ntasks_per_node"] = gpn  # one rank per GPU (a mismatch is lint's SB311)
+    elif kind == "plain" and gpn is not None:
+        gpn = 1  # one process using several GPUs is lint's SB310, a warning
+    elif draw(st.booleans()):
+        res["ntasks_per_node"] = draw(st.integers(1, 4))
+    if gpn is not None:
+        res["gpus_per_node"] = gpn
+        if draw(st.booleans()):
+            res["gpu_type"] = draw(st.sampled_from(("a100", "v100")))
+    if draw(st.booleans()):
+        res["cpus_per_task"] = draw(st.integers(1, 8))
+    if draw(st.booleans()):
+        res["mem"] = draw(st.sampled_from(("16G", 32000, "64G")))
+    if draw(st.booleans()):
+        res["constraint"] = draw(st.sampled_from((["ib"], ["a100", "ib"], "[rack1|rack2]", "ib&rome")))
+    if draw(st.booleans()):
+        res["exclusive"] = True
+    launch["program"] = draw(st.one_of(st.just("train.py"), hostile_text(min_size=1).map(lambda s: s + ".py"),
+                                       hostile_text(min_size=1)))
+    launch["args"] = draw(st.lists(hostile_text(), max_size=4))
+    if draw(st.booleans()):
+        launch["python"] = draw(st.sampled_from(("python3", "/opt/venv/bin/python")))
+    if kind in ("mpi", "horovod") and draw(st.booleans()):
+        launch["launcher"] = "mpirun" if kind == "mpi" else "horovodrun"
+        res.setdefault("ntasks_per_node", gpn or 2)  # -np "$SLURM_NTASKS" needs a task count
+    elif kind in ("mpi", "horovod") and draw(st.booleans()):
+        launch["mpi"] = "pmix"
+    if draw(st.booleans()) and launch.get("launcher") is None:
+        container = {"image": draw(hostile_text(min_size=1))}
+        if draw(st.booleans()):
+            container["runtime"] = draw(st.sampled_from(("pyxis", "apptainer")))
+        if draw(st.booleans()):
+            container["mounts"] = draw(st.lists(hostile_text(min_size=1), min_size=1, max_size=2))
+        launch["container"] = container
+    if draw(st.booleans()):
+        data["env"] = draw(st.dictionaries(_IDENT, hostile_text(), max_size=3))
+    if draw(st.booleans()):
+        data["staging"] = {"inputs": draw(st.lists(hostile_text(min_size=1), min_size=1, max_size=3))}
+        if draw(st.booleans()):
+            data["staging"]["dest"] = draw(hostile_text(min_size=1))
+    if draw(st.booleans()):
+        data["checkpoint"] = {"persistent": draw(hostile_text(min_size=1)),
+                              "interval": draw(st.integers(10, 3600))}
+    if draw(st.booleans()):
+        data["monitor"] = {"gpu": True, "tensorboard": draw(hostile_text(min_size=1))}
+    if draw(st.booleans()):
+        data["chain"] = {"count": draw(st.integers(1, 5))}
+    if draw(st.booleans()):
+        data["sbatch"] = {"options": draw(st.lists(st.sampled_from(_RAW_OPTIONS), max_size=3, unique=True)),
+                          "lines": ["# " + draw(hostile_text(newlines=False))]}
+    return data

@@ -19,6 +19,9 @@ COMMANDS = {
     "lint": "lint_cmd",
     "parse": "parse_cmd",
     "rule": "rule_cmd",
+    "emit": "emit_cmd",
+    "convert": "convert_cmd",
+    "schema": "schema_cmd",
 }
 
 

@@ -1,0 +1,64 @@
+"""``slurmspec convert SCRIPT``: the TOML job spec of a batch script.
+
+Modelled options become typed keys, the others raw ``[sbatch].options``; the
+body is kept verbatim (``[body] script``, or ``--body-file`` writes it to a file
+and the spec points at it). Exit codes: 0 written, 2 unreadable input or a
+script a TOML spec cannot carry (bytes that are not UTF-8).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import IO
+
+from slurmspec.cli.common import EXIT_ERROR, EXIT_OK, read_input, version_arg
+
+
+def add_parser(commands) -> None:
+    convert = commands.add_parser("convert", help="write the TOML job spec of a batch script")
+    convert.add_argument("path", metavar="SCRIPT", help="a batch script, or - for standard input")
+    convert.add_argument("-o", "--output", default=None, metavar="FILE", help="write here instead of standard output")
+    convert.add_argument("--body-file", default=None, metavar="FILE",
+                         help="write the script body to FILE and refer to it from the spec")
+    convert.add_argument("--slurm-version", type=version_arg, default=None, metavar="X.Y",
+                         help="Slurm release the script is read for (default: the newest supported)")
+
+
+def run(args: argparse.Namespace, out: IO[str]) -> int:
+    from slurmspec.parser.script import parse_script
+    from slurmspec.spec.convert import ConvertError, convert_script
+    from slurmspec.spec.model import Section
+    from slurmspec.spec.toml_write import to_toml
+    from slurmspec.version import NEWEST
+
+    name = "<stdin>" if args.path == "-" else args.path
+    try:
+        data = read_input(args.path)
+    except OSError as exc:
+        sys.stderr.write(f"slurmspec: error: {name}: cannot read: {exc.strerror or exc}\n")
+        return EXIT_ERROR
+    script = parse_script(data, None if args.path == "-" else args.path, args.slurm_version or NEWEST)
+    try:
+        spec = convert_script(script)
+    except ConvertError as exc:
+        sys.stderr.write(f"{name}:1:1: error: {exc}\n")
+        return EXIT_ERROR
+    body = spec.section("body")
+    try:
+        if args.body_file and body is not None:
+            Path(args.body_file).write_text(body.get("script"))
+            base = Path(args.output).parent if args.output else Path.cwd()
+            relative = os.path.relpath(Path(args.body_file).resolve(), base.resolve())
+            spec = spec.replace("body", Section("body", (("file", relative),)))
+        text = to_toml(spec)
+        if args.output:
+            Path(args.output).write_text(text)
+        else:
+            out.write(text)
+    except OSError as exc:
+        sys.stderr.write(f"slurmspec: error: cannot write: {exc.strerror or exc}\n")
+        return EXIT_ERROR
+    return EXIT_OK

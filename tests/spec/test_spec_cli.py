@@ -1,0 +1,111 @@
+"""``slurmspec emit``, ``convert`` and ``schema``: output, exit codes, messages, no traceback on any input."""
+
+from __future__ import annotations
+
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from slurmspec.cli import main
+
+SAMPLES = Path(__file__).resolve().parents[2] / "samples"
+
+
+def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "slurmspec", *args], input=stdin, capture_output=True, timeout=60)
+
+
+def test_emit_to_stdout_and_to_a_file(tmp_path):
+    result = run("emit", str(SAMPLES / "multinode-torchrun.toml"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.startswith(b"#!/bin/bash\n#SBATCH --job-name=llm-pretrain\n")
+    out = tmp_path / "job.sbatch"
+    assert run("emit", str(SAMPLES / "multinode-torchrun.toml"), "-o", str(out)).returncode == 0
+    assert out.read_bytes() == result.stdout
+
+
+def test_emit_spec_error_exit_2_with_position_and_suggestion(tmp_path):
+    spec = tmp_path / "job.toml"
+    spec.write_text('[job]\nname = "x"\ntiem = "10"\n[launch]\nkind = "plain"\nprogram = "x"\n')
+    result = run("emit", str(spec))
+    assert result.returncode == 2
+    assert result.stderr.decode() == f"{spec}:3:1: error: unknown key `tiem` in [job]; did you mean `time`?\n"
+    assert result.stdout == b""
+
+
+def test_emit_reports_what_the_rules_find(tmp_path):
+    spec = tmp_path / "job.toml"
+    spec.write_text('[resources]\nnodes = 1\nntasks = 1\ngpus_per_node = 4\n[launch]\nkind = "plain"\nprogram = "x.py"\n')
+    result = run("emit", str(spec))
+    assert result.returncode == 0
+    assert b"SB310" in result.stderr  # one process on a 4-GPU node; the spec is valid, the rule warns
+    assert b"SB310" not in run("emit", "--no-check", str(spec)).stderr
+
+
+def test_emit_body_file_relative_to_the_spec(tmp_path):
+    (tmp_path / "body.sh").write_text("\nsrun hostname\n")
+    (tmp_path / "job.toml").write_text('[body]\nfile = "body.sh"\n')
+    result = run("emit", str(tmp_path / "job.toml"))
+    assert result.returncode == 0 and result.stdout == b"#!/bin/bash\n\nsrun hostname\n"
+    (tmp_path / "job.toml").write_text('[body]\nfile = "missing.sh"\n')
+    assert run("emit", str(tmp_path / "job.toml")).returncode == 2
+
+
+def test_emit_unreadable_or_not_utf8(tmp_path):
+    assert run("emit", str(tmp_path / "nope.toml")).returncode == 2
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(b"[job]\nname = \"\xff\"\n")
+    result = run("emit", str(bad))
+    assert result.returncode == 2 and b":1:1: error: a TOML file must be UTF-8" in result.stderr
+
+
+def test_convert_then_emit_from_stdin(tmp_path):
+    script = (SAMPLES / "array-sweep.sbatch").read_bytes()
+    converted = run("convert", "-", stdin=script)
+    assert converted.returncode == 0, converted.stderr
+    assert b'array = "0-15%4"' in converted.stdout and b"[body]" in converted.stdout
+    emitted = run("emit", "-", stdin=converted.stdout)
+    assert emitted.returncode == 0
+    assert emitted.stdout.endswith(b'python sweep.py --trial "$SLURM_ARRAY_TASK_ID"\n')
+
+
+def test_convert_body_file(tmp_path):
+    out, body = tmp_path / "job.toml", tmp_path / "job-body.sh"
+    assert run("convert", str(SAMPLES / "clean-mpi.sbatch"), "-o", str(out), "--body-file", str(body)).returncode == 0
+    assert 'file = "job-body.sh"' in out.read_text()
+    assert run("emit", str(out)).returncode == 0
+
+
+def test_convert_not_utf8_is_exit_2(tmp_path):
+    result = run("convert", "-", stdin=b"#!/bin/bash\n#SBATCH -N 1\necho \xff\n")
+    assert result.returncode == 2 and b"<stdin>:1:1: error:" in result.stderr
+
+
+def test_schema_command_prints_the_shipped_schema():
+    result = run("schema")
+    assert result.returncode == 0
+    assert json.loads(result.stdout)["title"] == "slurmspec job spec"
+
+
+@settings(max_examples=150, suppress_health_check=list(HealthCheck), deadline=None)
+@given(st.one_of(st.text(max_size=200), st.lists(st.sampled_from(
+    ["[job]", "[launch]", "[[hetjob]]", "[env]", "kind = ", '"torchrun"', "program", "=", "1", "[", "]", "{", "}",
+     '"', "'''", "\n", "nodes", "time", "options", "= [", "true", "x.y", "container", "image", "-1", "1e9"]),
+    max_size=30).map(" ".join)))
+def test_arbitrary_text_never_raises(text):
+    import contextlib
+
+    stdin = io.TextIOWrapper(io.BytesIO(text.encode("utf-8", "surrogatepass")), encoding="utf-8")
+    err = io.StringIO()
+    with pytest.MonkeyPatch.context() as mp, contextlib.redirect_stderr(err):
+        mp.setattr(sys, "stdin", stdin)
+        code = main(["emit", "--no-check", "-"])
+    assert code in (0, 2)
+    if code == 2:
+        assert "error:" in err.getvalue()

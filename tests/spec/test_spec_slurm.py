@@ -1,0 +1,168 @@
+"""Emitted scripts against the throwaway real Slurm (tests/slurm_cluster.py).
+
+* every launch kind, for 2 nodes x 8 GPUs on the ``gpu`` partition (virtual
+  v100 nodes), and every sample spec, is accepted by ``sbatch --test-only``;
+* the torchrun, srun and plain kinds really run on the local node (2 workers)
+  with the CPU build of torch, doing a gloo all-reduce whose sum is checked;
+* staging, checkpoint sync and the afterok chain really run too.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import re
+import sys
+from pathlib import Path
+
+import pytest
+
+from slurmspec.emit import emit
+from slurmspec.spec import load_spec
+from tests.conftest import in_ci
+
+SAMPLES = sorted((Path(__file__).resolve().parents[2] / "samples").glob("*.toml"))
+KINDS = ("torchrun", "srun", "horovod", "lightning", "accelerate", "deepspeed", "mpi", "plain")
+EXTRAS = {"horovod": ['launcher = "horovodrun"'], "mpi": ['launcher = "mpirun"', 'mpi = "pmix"'],
+          "plain": ['container = { image = "nvcr.io#nvidia/pytorch:24.01-py3" }']}
+
+
+def _shape(kind: str) -> str:
+    per_node = 1 if kind in ("torchrun", "accelerate") else 8
+    return f"nodes = 2\nntasks_per_node = {per_node}\ngpus_per_node = 8\ngpu_type = \"v100\"\ncpus_per_task = 2\n"
+
+
+def _variants():
+    for kind in KINDS:
+        yield kind, ""
+        for extra in EXTRAS.get(kind, ()):
+            yield kind, extra
+
+
+@pytest.mark.parametrize(("kind", "extra"), list(_variants()))
+def test_every_kind_is_accepted_for_two_nodes_of_eight_gpus(slurm_cluster, kind, extra):
+    spec = load_spec(f'[job]\nname = "{kind}"\npartition = "gpu"\ntime = "30:00"\n[resources]\n{_shape(kind)}'
+                     f'[launch]\nkind = "{kind}"\nprogram = "train.py"\n{extra}\n'
+                     '[checkpoint]\npersistent = "/tmp/ckpt"\n[monitor]\ngpu = true\n')
+    outcome = slurm_cluster.test_only(emit(spec))
+    assert outcome.accepted, outcome.output
+    assert "using 64 processors" in outcome.stderr or "on nodes v100-" in outcome.stderr, outcome.stderr
+
+
+@pytest.mark.parametrize("sample", SAMPLES, ids=[s.stem for s in SAMPLES])
+def test_samples_are_accepted(slurm_cluster, sample, tmp_path):
+    (tmp_path / "logs").mkdir()
+    outcome = slurm_cluster.test_only(emit(load_spec(sample.read_text())), cwd=tmp_path)
+    assert outcome.accepted, outcome.output
+
+
+# ------------------------------------------------------------------ real runs
+ALLREDUCE = '''\
+"""Each worker contributes rank+1; after a gloo all-reduce every worker holds the sum."""
+import os
+import torch
+import torch.distributed as dist
+
+
+def work(rank, world):
+    dist.init_process_group("gloo", rank=rank, world_size=world)  # env:// MASTER_ADDR/PORT
+    value = torch.tensor([float(rank + 1)])
+    dist.all_reduce(value)
+    # One write(2) per line: the workers share the job's output file.
+    os.write(1, f"rank {rank}/{world} allreduce={value.item():g}\\n".encode())
+    dist.destroy_process_group()
+
+
+def spawned(index, world):
+    os.environ["RANK"], os.environ["WORLD_SIZE"] = str(index), str(world)
+    work(index, world)
+
+
+if __name__ == "__main__":
+    if "RANK" in os.environ:  # started by torchrun or by the srun block
+        work(int(os.environ["RANK"]), int(os.environ["WORLD_SIZE"]))
+    else:  # plain: one process that starts its own two workers
+        os.environ.setdefault("MASTER_ADDR", "127.0.0.1")
+        os.environ.setdefault("MASTER_PORT", str(20000 + int(os.environ.get("SLURM_JOB_ID", "0")) % 20000))
+        torch.multiprocessing.spawn(spawned, args=(2,), nprocs=2)
+'''
+
+RUNS = {
+    "torchrun": "nodes = 1\nntasks_per_node = 1\ncpus_per_task = 2\n",
+    "srun": "nodes = 1\nntasks_per_node = 2\n",
+    "plain": "nodes = 1\nntasks = 1\ncpus_per_task = 2\n",
+}
+
+
+@pytest.fixture(scope="module")
+def torch_available():
+    if importlib.util.find_spec("torch") is None:
+        reason = "torch is not installed (pip install torch==2.13.0, the CPU build)"
+        if in_ci():
+            pytest.fail(f"{reason} -- CI=true, so the real runs must happen", pytrace=False)
+        pytest.skip(reason)
+
+
+@pytest.mark.parametrize("kind", sorted(RUNS))
+def test_kind_really_runs_a_gloo_allreduce(slurm_cluster, torch_available, tmp_path, kind):
+    tmp_path.chmod(0o755)
+    program = tmp_path / "allreduce.py"
+    program.write_text(ALLREDUCE)
+    extra = "procs_per_node = 2\n" if kind == "torchrun" else ""
+    spec = load_spec(
+        f'[job]\nname = "real-{kind}"\npartition = "debug"\ntime = "5:00"\n'
+        f'output = {json.dumps(str(tmp_path / "out-%j.txt"))}\nchdir = {json.dumps(str(tmp_path))}\n'
+        f"[resources]\n{RUNS[kind]}"
+        f'[launch]\nkind = "{kind}"\nprogram = {json.dumps(str(program))}\n'
+        f"python = {json.dumps(sys.executable)}\n{extra}"
+        '[env]\nOMP_NUM_THREADS = "1"\n')
+    script = emit(spec)
+    job_id = slurm_cluster.job_id(slurm_cluster.submit(script, cwd=tmp_path))
+    try:
+        state = slurm_cluster.wait(job_id, timeout=180)
+    finally:
+        outputs = "\n".join(p.read_text(errors="replace") for p in tmp_path.glob("out-*.txt"))
+    assert state == "COMPLETED", f"job {job_id} ended {state}:\n{outputs}\n--- script:\n{script}"
+    results = sorted(re.findall(r"rank (\d+)/(\d+) allreduce=(\d+)", outputs))
+    assert results == [("0", "2", "3"), ("1", "2", "3")], outputs  # 1 + 2 summed over both workers
+
+
+WORKFLOW = '''\
+import os
+from pathlib import Path
+
+staged = Path(os.environ["STAGE_DIR"]) / "input.txt"
+print("staged:", staged.read_text().strip(), flush=True)
+link = os.environ.get("SLURMSPEC_CHAIN_INDEX", "0")
+(Path(os.environ["CHECKPOINT_DIR"]) / f"ckpt-{link}.txt").write_text("step " + link)
+'''
+
+
+def test_staging_checkpoint_and_chain_really_run(slurm_cluster, tmp_path):
+    """Staging copies to node-local storage, checkpoints reach the persistent folder, the chain resubmits once."""
+    tmp_path.chmod(0o755)
+    (tmp_path / "input.txt").write_text("hello from the submit folder\n")
+    program = tmp_path / "workflow.py"
+    program.write_text(WORKFLOW)
+    persistent = tmp_path / "persistent"
+    script_path = tmp_path / "job.sbatch"
+    spec = load_spec(
+        f'[job]\nname = "workflow"\npartition = "debug"\ntime = "5:00"\n'
+        f'output = {json.dumps(str(tmp_path / "out-%j.txt"))}\nchdir = {json.dumps(str(tmp_path))}\n'
+        "[resources]\nntasks = 1\n"
+        f'[launch]\nkind = "plain"\nprogram = {json.dumps(str(program))}\npython = {json.dumps(sys.executable)}\n'
+        f'[staging]\ninputs = [{json.dumps(str(tmp_path / "input.txt"))}]\n'
+        f'[checkpoint]\npersistent = {json.dumps(str(persistent))}\ninterval = 1\n'
+        f'[chain]\ncount = 1\nscript = {json.dumps(str(script_path))}\n')
+    script = emit(spec)
+    script_path.write_text(script)
+    first = slurm_cluster.job_id(slurm_cluster.submit(script, cwd=tmp_path))
+    try:
+        assert slurm_cluster.wait(first, timeout=120) == "COMPLETED"
+        second = first + 1  # queued by the first job itself, with --dependency=afterok:<first>
+        assert slurm_cluster.wait(second, timeout=120) == "COMPLETED"
+    finally:
+        outputs = {p.name: p.read_text(errors="replace") for p in tmp_path.glob("out-*.txt")}
+    assert sorted(outputs) == [f"out-{first}.txt", f"out-{second}.txt"], outputs
+    assert all("staged: hello from the submit folder" in text for text in outputs.values()), outputs
+    assert sorted(p.name for p in persistent.iterdir()) == ["ckpt-0.txt", "ckpt-1.txt"], outputs
