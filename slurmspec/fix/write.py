@@ -20,7 +20,10 @@ def write_atomically(path: str, data: bytes, expected: bytes) -> None:
 may set it), and only then takes
     the file's place. A reader sees the old file or the new one, never half.
     """
-    folder = os.path.dirname(os.path.abspath(path))
+    # A symlinked script is fixed where it lives; renaming over the link would
+    # replace the link with a regular file.
+    path = os.path.realpath(path)
+    folder = os.path.dirname(path)
     info = os.stat(path)
     mode = stat.S_IMODE(info.st_mode)
     handle, temp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".slurmspec")

@@ -325,9 +325,7 @@ def test_json_output_carries_the_fix(tmp_path, capsys):
     assert [(e["start"], e["end"], e["text"]) for e in finding["fix"]["edits"]] == [(i, i + 1, "") for i in carriage_returns]
 
 
-# ------------------------------------------------------------------ what the file is (reported bugs)
-@pytest.mark.xfail(strict=True, reason="write_atomically replaces a symlink with a regular file instead of "
-                                       "writing its target (reported: resolve the path before the rename)")
+# ------------------------------------------------------------------ what the file is
 def test_fix_through_a_symlink_fixes_the_target_and_keeps_the_link(tmp_path, capsys):
     target = script_file(tmp_path, CRLF, name="real.sbatch")
     link = tmp_path / "link.sbatch"
