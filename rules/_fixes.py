@@ -48,7 +48,9 @@ def move_into_header(script: Script, late: Sequence[DirectiveLine]) -> Fix:
                 moved_lines.append(line)
     text = lead + "".join(line_text_with_newline(line) for line in moved_lines)
     edits = [insert(script, at, text), *(delete_line(script, line) for line in moved_lines)]
-    return Fix(title="Move the directives after the first command into the header", edits=edits)
+    # With hetjob components the lines land in the last one; which one was meant is unknowable.
+    return Fix(title="Move the directives after the first command into the header", edits=edits,
+               applicability="unsafe" if len(script.components) > 1 else "safe")
 
 
 def _on(directive, dline: DirectiveLine) -> bool:

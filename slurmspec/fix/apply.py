@@ -39,6 +39,8 @@ def apply_edits(text: str, edits: Iterable[Edit]) -> str:
     for edit in sorted(edits, key=lambda e: (e.span.start, e.span.end)):
         if edit.span.start < position:
             raise ValueError("overlapping edits")
+        if edit.span.end > len(text):
+            raise ValueError("an edit reaches past the end of the text")
         pieces.append(text[position:edit.span.start])
         pieces.append(edit.text)
         position = edit.span.end
