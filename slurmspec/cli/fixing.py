@@ -10,9 +10,10 @@ the findings go to standard error.
 from __future__ import annotations
 
 import argparse
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
-from slurmspec.fix.loop import FixOutcome, fix_text
+if TYPE_CHECKING:  # pragma: no cover - the fix machinery loads only when --fix/--diff is given
+    from slurmspec.fix.loop import FixOutcome
 
 
 def add_arguments(lint: argparse.ArgumentParser) -> None:
@@ -29,7 +30,8 @@ def wanted(args: argparse.Namespace) -> bool:
     return args.fix or args.diff
 
 
-def fix_input(data: bytes, shown: str, settings, args: argparse.Namespace) -> FixOutcome:
+def fix_input(data: bytes, shown: str, settings, args: argparse.Namespace) -> "FixOutcome":
+    from slurmspec.fix.loop import fix_text
     from slurmspec.lint.engine import lint_script
     from slurmspec.parser.script import parse_script
 
@@ -43,7 +45,7 @@ def fix_input(data: bytes, shown: str, settings, args: argparse.Namespace) -> Fi
     return fix_text(decode(data)[0], lint, unsafe=args.unsafe_fixes)
 
 
-def deliver(path: str, shown: str, data: bytes, outcome: FixOutcome, args: argparse.Namespace,
+def deliver(path: str, shown: str, data: bytes, outcome: "FixOutcome", args: argparse.Namespace,
             out: IO[str], errors: list[str]) -> None:
     """Write, print or diff the outcome of fixing one input; problems go to ``errors``."""
     if outcome.failure:
@@ -71,7 +73,7 @@ def deliver(path: str, shown: str, data: bytes, outcome: FixOutcome, args: argpa
             errors.append(f"{shown}: cannot write: {exc.strerror or exc}")
 
 
-def summarize(outcomes: list[tuple[str, FixOutcome]], args: argparse.Namespace, err: IO[str]) -> None:
+def summarize(outcomes: list[tuple[str, "FixOutcome"]], args: argparse.Namespace, err: IO[str]) -> None:
     fixed = sum(len(o.applied) for _, o in outcomes)
     files = sum(1 for _, o in outcomes if o.changed)
     verb = "Would fix" if args.diff else "Fixed"

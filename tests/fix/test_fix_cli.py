@@ -255,7 +255,6 @@ def test_safe_fixes_still_apply_when_an_unsafe_one_is_not_asked_for():
 
 
 def test_cli_fix_loop_failure_leaves_the_file_untouched_and_names_the_rule(tmp_path, capsys, monkeypatch):
-    from slurmspec.cli import fixing
 
     def with_bad_rule(text, lint, *, unsafe=False):
         def both(t):
@@ -265,7 +264,9 @@ def test_cli_fix_loop_failure_leaves_the_file_untouched_and_names_the_rule(tmp_p
 
         return fix_text(text, both, unsafe=unsafe)
 
-    monkeypatch.setattr(fixing, "fix_text", with_bad_rule)
+    import slurmspec.fix.loop as loop  # fixing.py imports fix_text from here when --fix runs
+
+    monkeypatch.setattr(loop, "fix_text", with_bad_rule)
     path = script_file(tmp_path, CRLF, mode=0o750)
     inode = path.stat().st_ino
     assert main(["lint", "--no-config", "--fix", str(path)]) == 2
