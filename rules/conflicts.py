@@ -23,7 +23,7 @@ from __future__ import annotations
 import datetime as _dt
 import re
 
-from slurmspec.lint.rule import Context, Rule
+from slurmspec.rules._legacy import Context, Rule
 from slurmspec.model.script import Directive
 
 

@@ -40,7 +40,7 @@ from __future__ import annotations
 
 import attrs
 
-from slurmspec.lint.rule import Context, Rule
+from slurmspec.rules._legacy import Context, Rule
 from slurmspec.model.script import Directive
 from slurmspec.rules.conflicts import count_hosts, first_occurrence
 from slurmspec.rules import _fixes

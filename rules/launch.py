@@ -19,7 +19,7 @@ from __future__ import annotations
 import re
 
 from slurmspec.body.wrappers import basename
-from slurmspec.lint.rule import Context, Rule
+from slurmspec.rules._legacy import Context, Rule
 from slurmspec.rules._geometry import Geometry, script_geometry, step_geometry, launch_steps
 from slurmspec.rules import _fixes
 

@@ -8,7 +8,7 @@ on the first of them; slurmspec reports every one.
 
 from __future__ import annotations
 
-from slurmspec.lint.rule import Context, Rule
+from slurmspec.rules._legacy import Context, Rule
 
 # ParseIssue.kind -> rule code
 _CODES = {

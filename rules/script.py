@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from slurmspec.fix.build import replace
 from slurmspec.fix.edit import Fix
-from slurmspec.lint.rule import Context, Rule
+from slurmspec.rules._legacy import Context, Rule
 
 _C_SPACE = " \t\n\v\f\r"
 

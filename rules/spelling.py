@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from slurmspec.fix.build import replace
 from slurmspec.fix.edit import Fix
-from slurmspec.lint.rule import Context, Rule
+from slurmspec.rules._legacy import Context, Rule
 
 
 def check_option_spelling(ctx: Context) -> None:

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Iterable
 
-from slurmspec.lint.rule import Context, Rule
+from slurmspec.rules._legacy import Context, Rule
 from slurmspec.model.script import Directive, DirectiveLine, LineKind, Script
 from slurmspec.rules import _fixes
 from slurmspec.rules.values import problem_span

@@ -23,7 +23,7 @@ from bisect import bisect_right
 
 import attrs
 
-from slurmspec.lint.rule import Context, Rule
+from slurmspec.rules._legacy import Context, Rule
 from slurmspec.model.script import Directive, Script
 from slurmspec.rules.values import problem_span
 from slurmspec.span import Span

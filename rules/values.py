@@ -8,7 +8,7 @@ belong to the traps family.
 
 from __future__ import annotations
 
-from slurmspec.lint.rule import Context, Rule
+from slurmspec.rules._legacy import Context, Rule
 from slurmspec.model.script import Directive
 from slurmspec.span import Span
 

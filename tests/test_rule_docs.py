@@ -7,11 +7,27 @@ import re
 import pytest
 
 from slurmspec.lint import lint_text
-from slurmspec.lint.engine import registry
-from slurmspec.lint.rule import DOC_HEADINGS, FAMILIES, doc_sections
+from slurmspec.lint.engine import INTERNAL_ERROR, lint_script, registry
+from slurmspec.kinds import Family
+from slurmspec.lint.rule import DOC_HEADINGS, doc_sections
 from slurmspec.version import parse_version
 
 RULES = sorted(registry().values(), key=lambda r: r.code)
+
+
+def _lint_with_a_broken_rule(text: str, version=None):
+    """SB900's example is any script: the finding comes from a rule that raises, not from the text."""
+    from slurmspec.kinds import Outcome, Severity
+    from slurmspec.lint.rule import rule
+    from slurmspec.parser.script import parse_script
+    from slurmspec.version import NEWEST
+
+    @rule("SB999", "always-raises", Severity.INFO, Outcome.ADVICE)
+    def broken(ctx):
+        """A rule with a bug."""
+        raise ZeroDivisionError("division by zero")
+
+    return lint_script(parse_script(text, None, version or NEWEST), [broken, *registry().values()])
 
 
 def code_blocks(body: str) -> list[tuple[str, tuple[int, int] | None]]:
@@ -33,7 +49,7 @@ def test_codes_and_names_are_unique_and_well_formed():
     for rule in RULES:
         assert re.fullmatch(r"SB\d{3}", rule.code), rule.code
         assert re.fullmatch(r"[a-z0-9]+(-[a-z0-9]+)*", rule.name), rule.name
-        assert rule.family == FAMILIES[rule.code[2]]
+        assert rule.family is Family.of_code(rule.code)
         assert not rule.name.startswith(("no-", "use-", "banned-")), rule.name
 
 
@@ -50,8 +66,9 @@ def test_doc_example_triggers_and_fix_does_not(rule):
     bad = code_blocks(sections["Example"])
     good = code_blocks(sections["Use instead"])
     assert bad and good, f"{rule.code} needs ```sbatch blocks in Example and Use instead"
+    lint = _lint_with_a_broken_rule if rule.code == INTERNAL_ERROR else lint_text
     for text, version in bad:
-        codes = {d.code for d in lint_text(text, version=version)}
+        codes = {d.code for d in lint(text, version=version)}
         assert rule.code in codes, f"{rule.code} example does not trigger it:\n{text}"
     for text, version in good:
         codes = {d.code for d in lint_text(text, version=version)}

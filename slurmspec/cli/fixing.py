@@ -12,6 +12,8 @@ from __future__ import annotations
 import argparse
 from typing import IO, TYPE_CHECKING
 
+from slurmspec.kinds import Applicability
+
 if TYPE_CHECKING:  # pragma: no cover - the fix machinery loads only when --fix/--diff is given
     from slurmspec.fix.loop import FixOutcome
 
@@ -88,6 +90,6 @@ def summarize(outcomes: list[tuple[str, "FixOutcome"]], args: argparse.Namespace
               f"; {remaining} remain{'s' if remaining == 1 else ''}.\n")
     if not args.unsafe_fixes:
         unsafe = sum(1 for _, o in outcomes for d in o.diagnostics
-                     if d.fix is not None and d.fix.applicability == "unsafe")
+                     if d.fix is not None and d.fix.applicability is Applicability.UNSAFE)
         if unsafe:
             err.write(f"{unsafe} more can be fixed with --unsafe-fixes (review the change: see --diff).\n")

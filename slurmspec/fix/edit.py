@@ -17,9 +17,8 @@ from typing import Any
 
 import attrs
 
+from slurmspec.kinds import Applicability
 from slurmspec.span import Span
-
-APPLICABILITIES = ("safe", "unsafe", "display-only")
 
 
 @attrs.frozen
@@ -37,20 +36,18 @@ class Edit:
 class Fix:
     title: str  # imperative, shown to the user: "Convert DOS line breaks to \\n"
     edits: tuple[Edit, ...] = attrs.field(converter=tuple)
-    applicability: str = "safe"
+    applicability: Applicability = attrs.field(default=Applicability.SAFE, converter=Applicability)
 
     def __attrs_post_init__(self) -> None:
-        if self.applicability not in APPLICABILITIES:
-            raise ValueError(f"unknown applicability {self.applicability!r}")
         ordered = sorted(self.edits, key=lambda e: (e.span.start, e.span.end))
         for before, after in zip(ordered, ordered[1:]):
             if after.span.start < before.span.end:
                 raise ValueError(f"overlapping edits in fix {self.title!r}")
 
     def applies(self, unsafe: bool) -> bool:
-        if self.applicability == "display-only" or not self.edits:
+        if self.applicability is Applicability.DISPLAY_ONLY or not self.edits:
             return False
-        return self.applicability == "safe" or unsafe
+        return self.applicability is Applicability.SAFE or unsafe
 
     def to_dict(self) -> dict[str, Any]:
         return {

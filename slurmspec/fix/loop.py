@@ -22,6 +22,7 @@ import attrs
 
 from slurmspec.fix.apply import apply_edits, choose
 from slurmspec.fix.edit import Fix
+from slurmspec.kinds import Severity
 from slurmspec.lint.diagnostic import Diagnostic
 
 MAX_ROUNDS = 10
@@ -57,8 +58,8 @@ def _added(before: Sequence[Diagnostic], after: Sequence[Diagnostic]) -> list[st
     moved into the header is read, so the job now has directives but no `--time`
     (SB341). Warnings and errors that appear mean the fix made the script worse.
     """
-    old = Counter(d.code for d in before if d.severity != "info")
-    new = Counter(d.code for d in after if d.severity != "info")
+    old = Counter(d.code for d in before if d.severity is not Severity.INFO)
+    new = Counter(d.code for d in after if d.severity is not Severity.INFO)
     return sorted(code for code, count in new.items() if count > old[code])
 
 

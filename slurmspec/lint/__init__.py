@@ -20,6 +20,7 @@ def lint_text(source: str | bytes, path: str | None = None, version: "Version | 
 
 def refuses(diagnostics: list["Diagnostic"]) -> bool:
     """True when the findings say sbatch (or slurmctld at submission) refuses the script."""
+    from slurmspec.kinds import Severity
     from slurmspec.lint.rule import REFUSING_FAMILIES
 
-    return any(d.severity == "error" and d.family in REFUSING_FAMILIES for d in diagnostics)
+    return any(d.severity is Severity.ERROR and d.family in REFUSING_FAMILIES for d in diagnostics)

@@ -6,23 +6,26 @@ from typing import Any
 
 import attrs
 
+from slurmspec.kinds import Family, Outcome, Severity
 from slurmspec.span import Span
 
-SEVERITIES = ("info", "warning", "error")
+SEVERITIES = tuple(Severity)  # lowest first
 
 
 def severity_rank(severity: str) -> int:
-    return SEVERITIES.index(severity)
+    return Severity(severity).rank
 
 
 @attrs.frozen(kw_only=True)
 class Diagnostic:
     code: str  # stable public code, e.g. "SB001"
     name: str  # kebab-case rule name, e.g. "unknown-option"
-    family: str  # parse | reject | traps | launch | cluster | meta
-    severity: str  # info | warning | error
+    family: Family = attrs.field(converter=Family)
+    severity: Severity = attrs.field(converter=Severity)
     message: str
     span: Span
+    # What happens to the job; None only for findings of other tools (ShellCheck).
+    outcome: Outcome | None = attrs.field(default=None, converter=attrs.converters.optional(Outcome))
     path: str | None = None
     fix: Any = None  # a slurmspec.fix.edit.Fix, or None when no fix is offered
     notes: tuple[str, ...] = attrs.field(default=(), converter=tuple)

@@ -1,32 +1,54 @@
 """Run the registered rules over a parsed script and collect their diagnostics.
 
-Order of work for one script: run each selected checker once, keep the codes
-that were asked for, apply suppression comments (adding the meta findings
-about them, SB901-SB903), then apply severity overrides.
+Order of work for one script: run each selected rule (a rule that raises
+becomes an SB900 internal-error finding naming it; the others still run), keep
+the codes that were asked for, apply suppression comments (adding the meta
+findings about them, SB901-SB903), then apply severity overrides.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
+from types import ModuleType
 from typing import Iterable, Mapping
 
 import attrs
 
+from slurmspec.lint.context import LOCAL, Context, FileSystem
 from slurmspec.lint.diagnostic import Diagnostic
-from slurmspec.lint.rule import Context, Rule
+from slurmspec.lint.rule import Rule
 from slurmspec.model.script import Script
+
+INTERNAL_ERROR = "SB900"
 
 
 @lru_cache(maxsize=1)
 def registry() -> dict[str, Rule]:
-    from slurmspec.rules import ALL_RULES
+    """Every rule, by code, from the modules ``slurmspec.rules`` lists; checked as it is built."""
+    from slurmspec.rules import MODULES
 
     table: dict[str, Rule] = {}
-    for rule in ALL_RULES:
-        if rule.code in table:
-            raise RuntimeError(f"duplicate rule code {rule.code}")
-        table[rule.code] = rule
-    return table
+    names: set[str] = set()
+    for module in MODULES:
+        for rule in rules_of(module):
+            if rule.code in table:
+                raise RuntimeError(f"duplicate rule code {rule.code} ({module.__name__})")
+            if rule.name in names:
+                raise RuntimeError(f"duplicate rule name {rule.name} ({module.__name__})")
+            folder = module.__name__.split(".")[2]
+            if not hasattr(module, "RULES") and folder != rule.family.value:
+                raise RuntimeError(f"{rule.code} is a {rule.family} rule but lives in rules/{folder}/")
+            table[rule.code] = rule
+            names.add(rule.name)
+    return dict(sorted(table.items()))
+
+
+def rules_of(module: ModuleType) -> list[Rule]:
+    """The rules a module declares, in the order it declares them."""
+    legacy = getattr(module, "RULES", None)  # TRANSITIONAL: the old tuple form
+    if legacy is not None:
+        return list(legacy)
+    return [value for value in vars(module).values() if isinstance(value, Rule)]
 
 
 def selector_matches(rule: Rule, selector: str) -> bool:
@@ -59,24 +81,30 @@ def lint_script(
     *,
     severity: Mapping[str, str] | None = None,
     suppress: bool = True,
+    fs: FileSystem = LOCAL,
 ) -> list[Diagnostic]:
     """Every diagnostic the given rules (default: all) find in ``script``, in source order.
 
     ``severity`` maps rule codes to the severity to report them at (overrides
     from the configuration). ``suppress=False`` ignores suppression comments
-    (and reports no meta findings about them).
+    (and reports no meta findings about them). ``fs`` is the machine the rules
+    may look at (folders that exist, the working folder).
     """
     table = registry()
     chosen = list(table.values()) if rules is None else list(rules)
     wanted = frozenset(rule.code for rule in chosen)
-    context = Context(script, table)
-    seen_checkers = set()
+    context = Context(script, table, fs)
+    crashed: dict[int, tuple[Exception, list[str]]] = {}
     for rule in chosen:
-        if rule.check in seen_checkers:
-            continue  # one checker serves several codes; run it once
-        seen_checkers.add(rule.check)
-        rule.check(context)
+        before = len(context.found)
+        try:
+            rule.check(context)
+        except Exception as exc:  # noqa: BLE001 - one broken rule must not take the run down
+            del context.found[before:]
+            crashed.setdefault(id(exc), (exc, []))[1].append(rule.code)
     found = [d for d in context.found if d.code in wanted]
+    for exc, codes in crashed.values():
+        found.append(_internal_error(context, exc, codes))
     if suppress:
         from slurmspec.lint import suppress as suppression
 
@@ -91,6 +119,21 @@ def lint_script(
         ]
     found.sort(key=lambda d: d.sort_key)
     return found
+
+
+def _internal_error(context: Context, exc: Exception, codes: list[str]) -> Diagnostic:
+    """SB900: a rule raised; say which, and what, so the user can report it."""
+    import traceback
+
+    where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+    at = f" at {where.filename.rsplit('/rules/', 1)[-1]}:{where.lineno}" if where else ""
+    names = ", ".join(codes)
+    context.report(
+        INTERNAL_ERROR, context.script.span(0, 0),
+        f"rule {names} failed on this script ({type(exc).__name__}: {exc}{at}); its findings are missing."
+        " This is a bug in slurmspec: please report it with the script",
+    )
+    return context.found.pop()
 
 
 def suggest_rule(text: str) -> str | None:

@@ -1,9 +1,19 @@
-"""The ``Rule`` record and the context a checker reports through.
+"""The ``Rule`` record and ``@rule``, the one way to declare one.
 
-A rule is a code, a kebab-case name, a default severity, a documentation text
-with fixed headings, and a checker function. One checker may serve several
-rules (as ruff's W291/W293 share one): the engine runs each checker once and
-the checker says which code it reports.
+A rule is a function that looks at a script through a ``Context`` and reports
+findings; the decorator adds its code, kebab-case name, default severity,
+outcome and fix availability, and the function's docstring is its
+documentation (fixed ``## `` headings, see ``DOC_HEADINGS``)::
+
+    @rule("SB219", "abbreviated-option", Severity.INFO, Outcome.ADVICE, fix=Fixability.ALWAYS)
+    def abbreviated_option(ctx: Context) -> None:
+        \"\"\"## What it does ...\"\"\"
+        ...
+
+Rules that are best computed together (one pass over the GPU options decides
+five refusals) each keep their own decorated function and doc, and call the
+group's checker through ``ctx.shared(checker)``: it runs once per script, and
+the engine keeps the findings of the rules that were selected.
 """
 
 from __future__ import annotations
@@ -14,21 +24,15 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 import attrs
 
-from slurmspec.lint.diagnostic import SEVERITIES, Diagnostic
-from slurmspec.model.script import Script
-from slurmspec.span import Span
+from slurmspec.kinds import Family, Fixability, Outcome, Severity
 
-# The family is part of the code: SB0xx parse, SB1xx reject, SB2xx traps,
-# SB3xx launch, SB4xx cluster, SB9xx meta. "parse" and "reject" mean sbatch
-# (or slurmctld at submission) refuses the script; the others mean it is
-# accepted but will misbehave, or deserves advice.
-FAMILIES = {"0": "parse", "1": "reject", "2": "traps", "3": "launch", "4": "cluster", "9": "meta"}
-REFUSING_FAMILIES = frozenset({"parse", "reject"})
+if TYPE_CHECKING:  # pragma: no cover
+    from slurmspec.lint.context import Context
 
 DOC_HEADINGS = ("What it does", "Why is this bad?", "Example", "Use instead", "Slurm versions", "References")
 
-if TYPE_CHECKING:  # pragma: no cover
-    from slurmspec.fix.edit import Fix
+# "parse" and "reject" mean sbatch (or slurmctld at submission) refuses the script.
+REFUSING_FAMILIES = frozenset({Family.PARSE, Family.REJECT})
 
 Checker = Callable[["Context"], None]
 
@@ -37,26 +41,30 @@ Checker = Callable[["Context"], None]
 class Rule:
     code: str
     name: str
-    severity: str
+    severity: Severity = attrs.field(converter=Severity)
+    outcome: Outcome = attrs.field(converter=Outcome)
     check: Checker = attrs.field(eq=False, repr=False)
     # The docstring as written; `doc` dedents it on first use (100+ rules are
     # imported on every run, and most runs never show a doc).
     raw_doc: str = attrs.field(repr=False, alias="doc")
-    fixable: bool = False
+    fix: Fixability = attrs.field(default=Fixability.NONE, converter=Fixability)
 
     def __attrs_post_init__(self) -> None:
-        if self.severity not in SEVERITIES:
-            raise ValueError(f"{self.code}: unknown severity {self.severity!r}")
-        if self.code[2] not in FAMILIES:
-            raise ValueError(f"{self.code}: unknown family digit")
+        Family.of_code(self.code)  # KeyError: the third character names no family
+        if not self.raw_doc:
+            raise ValueError(f"{self.code}: a rule needs its documentation as the docstring")
 
     @cached_property
     def doc(self) -> str:
         return inspect.cleandoc(self.raw_doc)
 
     @property
-    def family(self) -> str:
-        return FAMILIES[self.code[2]]
+    def family(self) -> Family:
+        return Family.of_code(self.code)
+
+    @property
+    def fixable(self) -> bool:
+        return self.fix is not Fixability.NONE
 
     @property
     def summary(self) -> str:
@@ -66,33 +74,15 @@ class Rule:
         return ""
 
 
-class Context:
-    """What a checker sees: the script, and ``report()`` for its findings."""
+def rule(
+    code: str, name: str, severity: Severity, outcome: Outcome, *, fix: Fixability = Fixability.NONE,
+) -> Callable[[Checker], Rule]:
+    """Declare the decorated function as rule ``code``; its docstring is the rule's documentation."""
 
-    def __init__(self, script: Script, rules_by_code: dict[str, Rule]) -> None:
-        self.script = script
-        self.version = script.version
-        self._rules = rules_by_code
-        self.found: list[Diagnostic] = []
+    def declare(check: Checker) -> Rule:
+        return Rule(code, name, severity, outcome, check, check.__doc__ or "", fix)
 
-    def report(
-        self, code: str, span: Span, message: str, *,
-        severity: str | None = None, notes: tuple[str, ...] = (), fix: "Fix | None" = None,
-    ) -> None:
-        rule = self._rules[code]
-        self.found.append(
-            Diagnostic(
-                code=rule.code,
-                name=rule.name,
-                family=rule.family,
-                severity=severity or rule.severity,
-                message=message,
-                span=span,
-                path=self.script.path,
-                notes=notes,
-                fix=fix,
-            )
-        )
+    return declare
 
 
 def doc_sections(doc: str) -> Iterator[tuple[str, str]]:

@@ -10,9 +10,10 @@ from functools import lru_cache
 
 import attrs
 
+from slurmspec.kinds import ArgKind
 from slurmspec.version import Version
 
-NONE, REQUIRED, OPTIONAL = "none", "required", "optional"
+NONE, REQUIRED, OPTIONAL = ArgKind.NONE, ArgKind.REQUIRED, ArgKind.OPTIONAL
 
 # Row format: long, short, argument, value kind, flags, since, until, env var.
 #   argument  N = no argument, R = required, O = optional (only with "=")
@@ -197,7 +198,7 @@ class OptionSpec:
 
     long: str
     short: str | None
-    argument: str  # NONE | REQUIRED | OPTIONAL, as of the oldest supported release
+    argument: ArgKind  # as of the oldest supported release
     kind: str | None  # typed-value parser name, None for flags
     early_pass: bool
     per_component: bool
@@ -213,7 +214,7 @@ class OptionSpec:
         gap = _GAPS.get(self.long)
         return not (gap and gap[0] <= version < gap[1])
 
-    def argument_in(self, version: Version) -> str:
+    def argument_in(self, version: Version) -> ArgKind:
         argument = self.argument
         for since, changed in _ARG_CHANGES.get(self.long, ()):
             if version >= since:

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from slurmspec.kinds import IssueKind
 from slurmspec.span import LineIndex, Span
 from slurmspec.version import Version
 
@@ -106,14 +107,9 @@ class Directive:
 
 @attrs.frozen
 class ParseIssue:
-    """Something sbatch would stumble on while reading the directives.
+    """Something sbatch would stumble on while reading the directives."""
 
-    ``kind`` is one of: unknown-option, srun-only-option, option-not-in-version,
-    ambiguous-option, missing-argument, unexpected-argument, stray-word,
-    unmatched-quote, leading-colon, bad-short-option.
-    """
-
-    kind: str
+    kind: IssueKind = attrs.field(converter=IssueKind)
     message: str
     span: Span
     component: int

@@ -17,6 +17,7 @@ from typing import Callable
 
 import attrs
 
+from slurmspec.kinds import IssueKind
 from slurmspec.model.options import NONE, OPTIONAL, PLUGIN_OPTIONS, RENAMED, REQUIRED, SRUN_ONLY, OptionSpec
 from slurmspec.model.options import all_options, by_short_name
 from slurmspec.model.script import Directive, ParseIssue, Word
@@ -115,7 +116,7 @@ class _Getopt:
         last = self.issues[-1] if self.issues else None
         if (
             last is not None
-            and last.kind == "stray-word"
+            and last.kind == IssueKind.STRAY_WORD
             and last.span.end_line == word.span.line
             and not hint
         ):
@@ -124,14 +125,14 @@ class _Getopt:
             start = last.span.start
             words = self.source[start:word.span.end]
             self.issues[-1] = ParseIssue(
-                "stray-word",
+                IssueKind.STRAY_WORD,
                 f"`{words}` is not a list of options, and sbatch rejects the script"
                 " (\"Invalid directive found in batch script\")",
                 self.span(start, word.span.end), self.component, self.ignored,
             )
             return
         self.issue(
-            "stray-word",
+            IssueKind.STRAY_WORD,
             f"`{word.value}` is not an option, and sbatch rejects the script"
             f" (\"Invalid directive found in batch script\"){hint}",
             word.span.start,
@@ -158,7 +159,7 @@ class _Getopt:
             value_start = _offset_after(word, name_end_index + 1)
             if argument == NONE:
                 self.issue(
-                    "unexpected-argument",
+                    IssueKind.UNEXPECTED_ARGUMENT,
                     f"`--{spec.long}` takes no value, but `={arg}` was given;"
                     " sbatch rejects the script",
                     name_start,
@@ -182,7 +183,7 @@ class _Getopt:
 
     def missing(self, spec: OptionSpec, spelling: str, start: int, end: int) -> None:
         self.issue(
-            "missing-argument",
+            IssueKind.MISSING_ARGUMENT,
             f"`{spelling}` needs a value but nothing follows it; sbatch rejects the script",
             start,
             end,
@@ -200,7 +201,7 @@ class _Getopt:
             spelled = sorted(s for s in table if s.startswith(name))
             listing = ", ".join(f"`--{s}`" for s in spelled)
             self.issue(
-                "ambiguous-option",
+                IssueKind.AMBIGUOUS_OPTION,
                 f"`--{name}` is ambiguous: it abbreviates {listing}; sbatch rejects the"
                 " script. Write the option name in full",
                 start,
@@ -215,7 +216,7 @@ class _Getopt:
         other = _any_version_table().get(name)
         if other is not None:
             self.issue(
-                "option-not-in-version",
+                IssueKind.OPTION_NOT_IN_VERSION,
                 f"`--{name}` does not exist in Slurm {format_version(self.version)}"
                 f" ({_availability(other)}); sbatch rejects the script",
                 start,
@@ -225,7 +226,7 @@ class _Getopt:
         plugin = PLUGIN_OPTIONS.get(name)
         if plugin is not None:
             self.issue(
-                "unknown-option",
+                IssueKind.UNKNOWN_OPTION,
                 f"`--{name}` is not a built-in sbatch option; it exists only where the {plugin}"
                 " plugin is installed, and a stock sbatch rejects the script",
                 start,
@@ -234,7 +235,7 @@ class _Getopt:
             return
         if name in RENAMED:
             self.issue(
-                "unknown-option",
+                IssueKind.UNKNOWN_OPTION,
                 f"`--{name}` is the old name of `--{RENAMED[name]}`, which sbatch no longer"
                 f" accepts; sbatch rejects the script. Write `--{RENAMED[name]}`",
                 start,
@@ -244,7 +245,7 @@ class _Getopt:
             return
         if name in SRUN_ONLY or name.replace("_", "-") in SRUN_ONLY:
             self.issue(
-                "srun-only-option",
+                IssueKind.SRUN_ONLY_OPTION,
                 f"`--{name}` is an srun option, not an sbatch one; sbatch rejects the"
                 " script. Put it on the `srun` line in the script body",
                 start,
@@ -254,7 +255,7 @@ class _Getopt:
         candidates = _did_you_mean(name, _long_table(self.version))
         hint = f"; did you mean {' or '.join(f'`--{c}`' for c in candidates)}?" if candidates else ""
         self.issue(
-            "unknown-option",
+            IssueKind.UNKNOWN_OPTION,
             f"`--{name}` is not an sbatch option; sbatch rejects the script{hint}",
             start,
             end,
@@ -273,7 +274,7 @@ class _Getopt:
             spec = by_short_name().get(letter)
             if spec is None or not spec.exists_in(self.version):
                 self.issue(
-                    "bad-short-option",
+                    IssueKind.BAD_SHORT_OPTION,
                     f"`-{letter}` is not an sbatch option (sbatch: \"invalid option --"
                     f" '{letter}'\"); sbatch rejects the script",
                     start,

@@ -11,6 +11,7 @@ from slurmspec.model.script import (
 from slurmspec.parser.getopt import run_getopt
 from slurmspec.parser.lines import split_lines
 from slurmspec.parser.words import tokenise
+from slurmspec.kinds import ArgKind
 from slurmspec.span import LineIndex
 from slurmspec.version import NEWEST, Version
 
@@ -114,6 +115,6 @@ def _with_typed_value(directive: Directive, version: Version) -> Directive:
     parser = PARSERS.get(kind)
     if parser is None:
         return directive
-    if directive.value is None and directive.option.argument_in(version) == "none":
+    if directive.value is None and directive.option.argument_in(version) is ArgKind.NONE:
         return directive
     return attrs.evolve(directive, typed=parser(directive.value, version))

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import attrs
 
+from slurmspec.kinds import IssueKind
 from slurmspec.version import Version
 
 _SPACE = " \t\n\v\f\r"
@@ -74,7 +75,7 @@ def tokenise(text: str, base: int, version: Version) -> Tokenised:
         if text[pos] == ":":
             return Tokenised(
                 tuple(words), separator, None, None,
-                ("leading-colon",
+                (IssueKind.LEADING_COLON,
                  "a word starting with `:` makes sbatch stop with \"Unexpected `:`\";"
                  " the `:` hetjob separator only works on the command line,"
                  " use a `#SBATCH hetjob` line instead",
@@ -126,7 +127,7 @@ def tokenise(text: str, base: int, version: Version) -> Tokenised:
                 words.append(RawWord("".join(chars), base + start, base + pos, tuple(offsets)))
             return Tokenised(
                 tuple(words), separator, None, None,
-                ("unmatched-quote",
+                (IssueKind.UNMATCHED_QUOTE,
                  f"the `{quote}` opened here is never closed; sbatch stops with"
                  f" \"Unmatched `{quote}`\" (quotes cannot span lines)",
                  base + quote_start, base + n),

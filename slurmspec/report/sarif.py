@@ -17,6 +17,7 @@ import os
 from typing import IO, Any, Iterable
 from urllib.parse import quote
 
+from slurmspec.kinds import Applicability
 from slurmspec.lint.diagnostic import Diagnostic
 from slurmspec.report.links import REPOSITORY, rule_url
 
@@ -67,7 +68,7 @@ def _fixes(diagnostic: Diagnostic) -> list[dict[str, Any]]:
     A display-only fix has no text to offer (``--fix`` never applies it), so it is left out.
     """
     fix = diagnostic.fix
-    if fix is None or fix.applicability == "display-only" or not fix.edits:
+    if fix is None or fix.applicability is Applicability.DISPLAY_ONLY or not fix.edits:
         return []
     replacements = [
         {"deletedRegion": _region(edit.span), "insertedContent": {"text": edit.text}}

@@ -1,7 +1,7 @@
-"""SB901–SB919: findings about slurmspec's own suppression comments.
+"""SB901–SB903: findings about slurmspec's own suppression comments.
 
-These rules have no checker of their own: the engine finds them while it
-applies the ``# slurmspec: ignore[...]`` and ``file-ignore[...]`` comments
+These rules have no checking code of their own: the engine finds them while
+it applies the ``# slurmspec: ignore[...]`` and ``file-ignore[...]`` comments
 (``slurmspec/lint/suppress.py``), because whether a suppression is used is
 only known once every other rule has run. Like any rule they can be turned
 off with ``--ignore``/the configuration, or with ``file-ignore[SB901]``; a
@@ -12,15 +12,14 @@ another Slurm version.
 
 from __future__ import annotations
 
-from slurmspec.lint.rule import Context, Rule
+from slurmspec.kinds import Outcome, Severity
+from slurmspec.lint.context import Context
+from slurmspec.lint.rule import rule
 
 
-def check_in_engine(ctx: Context) -> None:
-    """Nothing to do here: ``slurmspec.lint.suppress.apply`` reports these codes."""
-
-
-RULES = (
-    Rule("SB901", "unused-suppression", "warning", check_in_engine, """
+@rule("SB901", "unused-suppression", Severity.WARNING, Outcome.ADVICE)
+def unused_suppression(ctx: Context) -> None:
+    """
         ## What it does
         Finds suppression comments, or single codes inside them, that silence nothing: no finding
         of that rule starts on the line the comment covers (or anywhere in the file, for
@@ -52,8 +51,13 @@ RULES = (
 
         ## References
         - ruff's `RUF100` (unused `noqa`), the model for this rule
-    """),
-    Rule("SB902", "unknown-suppression-code", "warning", check_in_engine, """
+    """
+    # Reported by slurmspec.lint.suppress.apply once every other rule has run.
+
+
+@rule("SB902", "unknown-suppression-code", Severity.WARNING, Outcome.ADVICE)
+def unknown_suppression_code(ctx: Context) -> None:
+    """
         ## What it does
         Finds entries in a suppression comment that name no rule: a mistyped code or name, a
         code prefix such as `SB2`, or a code that was never assigned. It suggests the closest
@@ -84,8 +88,13 @@ RULES = (
 
         ## References
         - `slurmspec rule --all` lists every code and name
-    """),
-    Rule("SB903", "malformed-suppression", "warning", check_in_engine, """
+    """
+    # Reported by slurmspec.lint.suppress.apply once every other rule has run.
+
+
+@rule("SB903", "malformed-suppression", Severity.WARNING, Outcome.ADVICE)
+def malformed_suppression(ctx: Context) -> None:
+    """
         ## What it does
         Finds comments that start like a suppression (`# slurmspec:`) but do not have its shape:
         codes without brackets (`# slurmspec: ignore SB110`), empty brackets, an unclosed `[`,
@@ -116,5 +125,5 @@ RULES = (
 
         ## References
         - README, "Suppressing findings"
-    """),
-)
+    """
+    # Reported by slurmspec.lint.suppress.apply once every other rule has run.

@@ -1,0 +1,67 @@
+"""Named version gates: the Slurm release from which a behaviour holds.
+
+Every comparison of a target version with a release goes through a name here,
+so a reader sees *what* changed rather than ``(23, 2)``, and a gate proven
+wrong by a real sbatch is corrected in one place. Each gate is the first
+release with the new behaviour; ``version >= GATE`` means "has it". The
+comment cites where Slurm's source or NEWS says so.
+"""
+
+from __future__ import annotations
+
+from slurmspec.version import Version
+
+# --- reading #SBATCH lines ----------------------------------------------------
+# src/common/read_config.c / sbatch get_argument(): "\ " joins words (24.05 NEWS).
+ESCAPED_SPACE_JOINS: Version = (24, 5)
+# src/sbatch/opt.c: --mail-type given twice: the last one wins from 25.05 (before, the types were OR-ed).
+MAIL_TYPE_LAST_WINS: Version = (25, 5)
+# src/common/slurm_opt.c: --get-user-env takes no argument from 25.05.
+GET_USER_ENV_TAKES_NO_ARGUMENT: Version = (25, 5)
+# src/common/slurm_opt.c: --requeue takes an optional argument (=expedite) from 25.11.
+REQUEUE_TAKES_OPTIONAL_ARGUMENT: Version = (25, 11)
+# src/common/slurm_opt.c: --export-file was missing from the option table from 23.11 until 24.05.
+EXPORT_FILE_REMOVED: Version = (23, 11)
+EXPORT_FILE_RESTORED: Version = (24, 5)
+# src/common/slurm_opt.c: --exclusive=topo from 24.05, --exclusive=allocation from 26.05.
+EXCLUSIVE_TOPO: Version = (24, 5)
+EXCLUSIVE_ALLOCATION: Version = (26, 5)
+# src/common/proc_args.c: --export=NIL (like NONE) from 23.02.
+EXPORT_NIL: Version = (23, 2)
+
+# --- filename patterns (src/common/proc_args.c / slurmstepd io.c) -------------
+FILENAME_ARRAY_MODULO: Version = (24, 11)  # %b
+FILENAME_RESTART_AND_SLUID: Version = (25, 11)  # %r, %S
+# slurmstepd creates missing stdout/stderr folders (mkdir -p, 0755) from 23.02 (commit ecc671a).
+CREATES_LOG_DIRS: Version = (23, 2)
+
+# --- client-side checks that changed (src/sbatch/opt.c, src/common/slurm_opt.c) ----
+# _validate_share_options(): --exclusive with --oversubscribe is refused from 23.02
+# (22.05 kept one field; the last one silently won).
+SHARE_OPTIONS_EXCLUSIVE: Version = (23, 2)
+# _opt_verify(): --ntasks-per-core above --threads-per-core is refused from 23.02.
+NTASKS_PER_CORE_CHECKED: Version = (23, 2)
+# --cpus-per-gpu without any GPU is refused from 23.02 (cpus_per_tres without a GPU);
+# --mem-per-gpu without one is refused on every release.
+CPUS_PER_GPU_NEEDS_GPU: Version = (23, 2)
+# 22.05 derives the task count from -N/--ntasks-per-node/-B/-m arbitrary before the GPU
+# checks; from 23.02 the client no longer implies one (checked against sbatch 22.05.8).
+TASKS_NOT_IMPLIED: Version = (23, 2)
+# 22.05 raises the node minimum to the node list's host count (and refuses a list longer
+# than -N's maximum: "invalid number of nodes"); 23.02 leaves it to the controller.
+NODELIST_COUNT_LEFT_TO_CONTROLLER: Version = (23, 2)
+# --nodes with --distribution=arbitrary is refused from 23.11.
+NODES_WITH_ARBITRARY_REFUSED: Version = (23, 11)
+# _validate_gres_vs_gpus_per_node(): --gres=gpu with --gpus-per-node is refused from 26.05.
+GRES_WITH_GPUS_PER_NODE_REFUSED: Version = (26, 5)
+# --hint is dropped by more layout options from 25.11.
+HINT_DROPPED_BY_MORE_OPTIONS: Version = (25, 11)
+
+# --- the job's environment (src/common/env.c) -----------------------------------
+# srun inherits --cpus-per-task from the batch step again from 23.11 (22.05 and 23.02
+# read only SRUN_CPUS_PER_TASK).
+SRUN_INHERITS_CPUS: Version = (23, 11)
+# SLURM_GPUS_PER_TASK / SLURM_GPU_BIND give way to SLURM_TRES_PER_TASK / SLURM_TRES_BIND from 23.11.
+TRES_PER_TASK_ENV: Version = (23, 11)
+# SLURM_CPUS_PER_TASK is also set from --tres-per-task=cpu:N from 23.02.
+CPUS_PER_TASK_FROM_TRES: Version = (23, 2)

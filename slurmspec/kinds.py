@@ -1,0 +1,109 @@
+"""Every closed set of kinds the project compares across modules, as enums.
+
+Each enum mixes in ``str`` so that a member *is* its public spelling: JSON,
+SARIF and the configuration see ``"error"``, ``"refused"``, ``"unsafe"``, and a
+value read from a file converts with ``Severity("error")``. Code compares
+members (``severity is Severity.ERROR``), never spelled strings, so a typo is
+an ``AttributeError`` at import time instead of a guard that never fires.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+
+class _Kind(str, Enum):
+    """A ``str`` enum whose ``str()``/``format()`` is its value on every Python (3.10's and 3.12's differ)."""
+
+    def __str__(self) -> str:
+        return self.value
+
+    def __format__(self, spec: str) -> str:
+        return format(self.value, spec)
+
+
+class Severity(_Kind):
+    INFO = "info"
+    WARNING = "warning"
+    ERROR = "error"
+
+    @property
+    def rank(self) -> int:
+        return _SEVERITY_ORDER.index(self)
+
+
+_SEVERITY_ORDER = (Severity.INFO, Severity.WARNING, Severity.ERROR)
+
+
+class Outcome(_Kind):
+    """What happens to the job when the finding is true."""
+
+    REFUSED = "refused"  # sbatch, or the controller at submission, refuses it
+    PENDS = "pends"  # accepted, never starts
+    FAILS = "fails"  # starts, then fails (no log folder on 22.05, a bad interpreter)
+    WRONG = "wrong"  # runs, but not as meant (idle GPUs, one rank, ignored directives)
+    ADVICE = "advice"  # runs as meant; a better way exists
+
+
+class Family(_Kind):
+    """A rule's family; the code's third character says which (SB0xx parse … SB9xx meta)."""
+
+    PARSE = "parse"
+    REJECT = "reject"
+    TRAPS = "traps"
+    LAUNCH = "launch"
+    CLUSTER = "cluster"
+    META = "meta"
+    SHELLCHECK = "shellcheck"  # SCxxxx findings from the ShellCheck bridge
+
+    @classmethod
+    def of_code(cls, code: str) -> "Family":
+        if code.startswith("SC"):
+            return cls.SHELLCHECK
+        return _FAMILY_DIGITS[code[2]]
+
+
+_FAMILY_DIGITS = {
+    "0": Family.PARSE, "1": Family.REJECT, "2": Family.TRAPS,
+    "3": Family.LAUNCH, "4": Family.CLUSTER, "9": Family.META,
+}
+FAMILY_DIGITS = {family: digit for digit, family in _FAMILY_DIGITS.items()}
+
+
+class Fixability(_Kind):
+    """Whether a rule's findings come with a fix (as ruff's ``FixAvailability``)."""
+
+    NONE = "none"
+    SOMETIMES = "sometimes"
+    ALWAYS = "always"
+
+
+class Applicability(_Kind):
+    """How sure a fix is (as ruff's): ``safe`` with ``--fix``, ``unsafe`` with ``--unsafe-fixes``, else never."""
+
+    SAFE = "safe"
+    UNSAFE = "unsafe"
+    DISPLAY_ONLY = "display-only"
+
+
+class ArgKind(_Kind):
+    """How an option takes its argument (getopt's ``has_arg``)."""
+
+    NONE = "none"
+    REQUIRED = "required"
+    OPTIONAL = "optional"
+
+
+class IssueKind(_Kind):
+    """Why the parser could not read a directive as sbatch would (each maps to one SB0xx rule)."""
+
+    UNKNOWN_OPTION = "unknown-option"
+    SRUN_ONLY_OPTION = "srun-only-option"
+    OPTION_NOT_IN_VERSION = "option-not-in-version"
+    AMBIGUOUS_OPTION = "ambiguous-option"
+    MISSING_ARGUMENT = "missing-argument"
+    UNEXPECTED_ARGUMENT = "unexpected-argument"
+    STRAY_WORD = "stray-word"
+    UNMATCHED_QUOTE = "unmatched-quote"
+    LEADING_COLON = "leading-colon"
+    BAD_SHORT_OPTION = "bad-short-option"

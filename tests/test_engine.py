@@ -1,0 +1,105 @@
+"""The engine: the registry is checked, a rule that raises is isolated, shared facts run once."""
+
+from __future__ import annotations
+
+import types
+
+import pytest
+
+from slurmspec.kinds import Family, Outcome, Severity
+from slurmspec.lint import engine
+from slurmspec.lint.context import FileSystem
+from slurmspec.lint.engine import INTERNAL_ERROR, lint_script, registry, rules_of
+from slurmspec.lint.rule import rule
+from slurmspec.parser.script import parse_script
+
+SCRIPT = "#!/bin/bash\n#SBATCH --hodl=yes\nsrun ./app\n"
+
+
+def _declare(code: str, name: str, check):
+    check.__doc__ = "A rule made by a test."
+    return rule(code, name, Severity.WARNING, Outcome.WRONG)(check)
+
+
+def test_a_rule_that_raises_becomes_one_internal_error_and_the_others_still_report():
+    def boom(ctx):
+        ctx.report("SB001", ctx.script.span(0, 1), "partial finding that must be dropped")
+        raise KeyError("gres")
+
+    broken = _declare("SB998", "raises-key-error", boom)
+    found = lint_script(parse_script(SCRIPT), [*registry().values(), broken])
+    codes = [d.code for d in found]
+    assert codes.count("SB001") == 1  # the real SB001, not the broken rule's partial one
+    internal = [d for d in found if d.code == INTERNAL_ERROR]
+    assert len(internal) == 1
+    assert "SB998" in internal[0].message and "KeyError" in internal[0].message
+    assert internal[0].severity is Severity.ERROR and internal[0].family is Family.META
+
+
+def test_rules_sharing_a_failed_checker_give_one_internal_error_naming_each():
+    calls = []
+
+    def group(ctx):
+        calls.append(1)
+        raise ValueError("bad")
+
+    first = _declare("SB996", "shared-one", lambda ctx: ctx.shared(group))
+    second = _declare("SB997", "shared-two", lambda ctx: ctx.shared(group))
+    found = lint_script(parse_script(SCRIPT), [first, second, registry()[INTERNAL_ERROR]])
+    internal = [d for d in found if d.code == INTERNAL_ERROR]
+    assert len(calls) == 1
+    assert len(internal) == 1 and "SB996, SB997" in internal[0].message
+
+
+def test_a_shared_checker_runs_once_per_script():
+    calls = []
+
+    def group(ctx):
+        calls.append(ctx.script)
+        return len(calls)
+
+    first = _declare("SB996", "shared-one", lambda ctx: ctx.shared(group))
+    second = _declare("SB997", "shared-two", lambda ctx: ctx.shared(group))
+    lint_script(parse_script(SCRIPT), [first, second])
+    lint_script(parse_script(SCRIPT), [first, second])
+    assert len(calls) == 2
+
+
+def test_rules_see_the_file_system_they_are_given(tmp_path):
+    (tmp_path / "logs").mkdir()
+    seen = []
+    probe = _declare("SB995", "probe", lambda ctx: seen.append((ctx.fs.cwd(), ctx.fs.isdir("logs"))))
+    lint_script(parse_script(SCRIPT), [probe], fs=FileSystem(cwd=str(tmp_path)))
+    lint_script(parse_script(SCRIPT), [probe], fs=FileSystem(cwd=str(tmp_path / "missing")))
+    assert seen == [(str(tmp_path), True), (str(tmp_path / "missing"), False)]
+
+
+def test_the_registry_refuses_a_duplicate_code_and_a_rule_in_the_wrong_family(monkeypatch):
+    def make(name, *rules):
+        module = types.ModuleType(f"slurmspec.rules.{name}.probe")
+        for index, item in enumerate(rules):
+            setattr(module, f"r{index}", item)
+        return module
+
+    one = _declare("SB201", "probe-a", lambda ctx: None)
+    two = _declare("SB201", "probe-b", lambda ctx: None)
+    fake = types.SimpleNamespace(MODULES=(make("traps", one, two),))
+    monkeypatch.setitem(__import__("sys").modules, "slurmspec.rules", fake)
+    engine.registry.cache_clear()
+    try:
+        with pytest.raises(RuntimeError, match="duplicate rule code SB201"):
+            engine.registry()
+        fake.MODULES = (make("launch", one),)
+        engine.registry.cache_clear()
+        with pytest.raises(RuntimeError, match="lives in rules/launch/"):
+            engine.registry()
+    finally:
+        engine.registry.cache_clear()
+
+
+def test_every_rule_module_declares_its_rules_in_its_family_folder():
+    from slurmspec.rules import MODULES
+
+    for module in MODULES:
+        for declared in rules_of(module):
+            assert declared.check.__module__ == module.__name__ or hasattr(module, "RULES")
