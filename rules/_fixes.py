@@ -10,7 +10,8 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from slurmspec.fix.build import delete_directive, delete_directives, delete_line, insert, line_text_with_newline, replace
+from slurmspec.fix.build import delete_directives, delete_line, insert, line_text_with_newline, make_fix, replace
+from slurmspec.kinds import Applicability
 from slurmspec.fix.edit import Fix
 from slurmspec.model.script import DirectiveLine, LineKind, Script
 
@@ -90,9 +91,6 @@ def _on_span(offset: int, dline: DirectiveLine) -> bool:
     return dline.line.span.start <= offset < dline.line.span.end
 
 
-def drop_directive(script: Script, directive, title: str, applicability: str = "safe") -> Fix | None:
-    edit = delete_directive(script, directive)
-    return None if edit is None else _fix(title, [edit], applicability)
 
 
 # Feature names (and counts) only: no `|`, `[...]`, `*N` or parentheses, whose
@@ -117,52 +115,15 @@ def merge_constraints(script: Script, occurrences, final) -> Fix | None:
     if dropped is None:
         return None
     edits = [replace(script, final.value_span.start, final.value_span.end, "&".join(features)), *dropped]
-    return _fix(f"Require all the features in one `--constraint={'&'.join(features)}`", edits, "unsafe")
+    return make_fix(f"Require all the features in one `--constraint={'&'.join(features)}`", edits, Applicability.UNSAFE)
 
 
-def _fix(title: str, edits, applicability: str = "safe") -> Fix | None:
-    """A Fix, or None when the edits collide (two options on one line being rewritten twice)."""
-    try:
-        return Fix(title=title, edits=edits, applicability=applicability)
-    except ValueError:
-        return None
 
 
-def drop_settings(script: Script, settings, title: str, applicability: str = "safe") -> Fix | None:
-    """Remove every occurrence of the given request settings (own occurrences only)."""
-    directives = [d for setting in settings if not setting.inherited
-                  for d in (*setting.overridden, setting.directive)]
-    if not directives:
-        return None
-    edits = delete_directives(script, directives)
-    return None if edits is None else _fix(title, edits, applicability)
 
 
-def _gpus(value) -> tuple[list, bool]:
-    """(GPU items, whether they are all the items) of a typed --gres/--gpus-per-node value."""
-    items = list(getattr(value, "items", None) or ())
-    gpus = [item for item in items if getattr(item, "name", None) == "gpu"]
-    return gpus, len(gpus) == len(items)
 
 
-def drop_gres_same_as_gpus_per_node(script: Script, gres, per_node) -> Fix | None:
-    """SB214/SB150: `--gres=gpu:N` beside `--gpus-per-node=N` asking for the same GPUs.
-
-    Safe only when they are equal (same count, same types) and the `--gres`
-    asks for nothing but GPUs: then dropping it changes no allocation, and
-    Slurm 26.05 refuses the pair.
-    """
-    if gres is None or per_node is None or gres.inherited or per_node.inherited:
-        return None
-    gres_items, only_gpus = _gpus(gres.value)
-    gpn_items, _ = _gpus(per_node.value)
-    if not (gres_items and gpn_items and only_gpus):
-        return None
-    def shape(items):
-        return sorted((getattr(i, "type", None) or "", getattr(i, "count", None)) for i in items)
-    if shape(gres_items) != shape(gpn_items):
-        return None
-    return drop_settings(script, [gres], "Remove `--gres=gpu...`, which repeats `--gpus-per-node`")
 
 
 def reads_cleanly(words: str, version, script: Script | None = None, keep: tuple[int, int] = (0, 0)) -> bool:
@@ -190,8 +151,8 @@ def near_miss_to_directive(script: Script, line, prefix_end: int, rest: str) -> 
     """
     if not reads_cleanly(rest, script.version, script, (line.span.start, line.span.end)):
         return None
-    return _fix("Make it a directive: `#SBATCH` at the start of the line",
-                [replace(script, line.span.start, prefix_end, "#SBATCH")], "unsafe")
+    return make_fix("Make it a directive: `#SBATCH` at the start of the line",
+                [replace(script, line.span.start, prefix_end, "#SBATCH")], Applicability.UNSAFE)
 
 
 def escape_hash(script: Script, at: int, line) -> Fix | None:
@@ -202,7 +163,7 @@ def escape_hash(script: Script, at: int, line) -> Fix | None:
     escaped = script.source[start:at] + "\\" + script.source[at:line.span.end]
     if not reads_cleanly(escaped, script.version, script, (line.span.start, line.span.end)):
         return None
-    return _fix("Escape the `#` as `\\#` so the rest of the line is read", [insert(script, at, "\\")], "unsafe")
+    return make_fix("Escape the `#` as `\\#` so the rest of the line is read", [insert(script, at, "\\")], Applicability.UNSAFE)
 
 
 # Job variables in a file name and the `%` pattern sbatch expands to the same value
@@ -251,7 +212,7 @@ def set_tasks_per_node(script: Script, srun, count: int, why: str) -> Fix | None
     own = [o for o in options if o.name in _TASKS_PER_NODE]
     if own:
         span = own[-1].value_span
-        return None if span is None else _fix(title, [replace(script, span.start, span.end, str(count))], "unsafe")
+        return None if span is None else make_fix(title, [replace(script, span.start, span.end, str(count))], Applicability.UNSAFE)
     request = script.components[0].request if len(script.components) == 1 else None
     if request is None:
         return None
@@ -264,10 +225,10 @@ def set_tasks_per_node(script: Script, srun, count: int, why: str) -> Fix | None
             if dropped is None:
                 return None
             edits.extend(dropped)
-        return _fix(title, edits, "unsafe")
+        return make_fix(title, edits, Applicability.UNSAFE)
     if tasks is not None and not tasks.overridden and tasks.directive.span is not None:
         span = tasks.directive.span
         if script.source[span.start:span.start + 1] != "-":
             return None
-        return _fix(title, [replace(script, span.start, span.end, f"--ntasks-per-node={count}")], "unsafe")
+        return make_fix(title, [replace(script, span.start, span.end, f"--ntasks-per-node={count}")], Applicability.UNSAFE)
     return None

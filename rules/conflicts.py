@@ -190,13 +190,14 @@ def _keep_per_gpu_memory(ctx: Context, request, settings):
 
     Unsafe: the job's memory changes from a per-node figure to a per-GPU one.
     """
-    from slurmspec.rules import _fixes
+    from slurmspec.fix import build
+    from slurmspec.kinds import Applicability
 
     names = {s.name for s in settings}
     if names != {"mem", "mem-per-gpu"} or request.get("mem").inherited:
         return None
-    return _fixes.drop_settings(ctx.script, [request.get("mem")],
-                                "Remove `--mem` and keep `--mem-per-gpu`", "unsafe")
+    return build.drop_settings(ctx.script, [request.get("mem")],
+                                "Remove `--mem` and keep `--mem-per-gpu`", Applicability.UNSAFE)
 
 
 # ------------------------------------------------------------ SB126, SB127

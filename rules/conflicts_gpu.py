@@ -43,7 +43,7 @@ import attrs
 from slurmspec.rules._legacy import Context, Rule
 from slurmspec.model.script import Directive
 from slurmspec.rules.conflicts import count_hosts, first_occurrence
-from slurmspec.rules import _fixes
+from slurmspec.fix import build
 
 _GPU_OPTIONS = ("gpus", "gpus-per-node", "gres", "gpus-per-socket", "gpus-per-task")
 _FIELD_OF = {"gpus": "job", "gpus-per-node": "node", "gres": "node",
@@ -610,7 +610,7 @@ def check_gres_with_gpus_per_node(ctx: Context) -> None:
             "SB150", later.span,
             "`--gres=gpu` and `--gpus-per-node` both ask for GPUs per node; Slurm 26.05 stops"
             " with \"--gpus-per-node and --gres=gpu are mutually exclusive.\" Keep one of them",
-            fix=_fixes.drop_gres_same_as_gpus_per_node(ctx.script, gres, gpn),
+            fix=build.drop_gres_same_as_gpus_per_node(ctx.script, gres, gpn),
         )
 
 

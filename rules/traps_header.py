@@ -15,6 +15,8 @@ from typing import Iterable
 
 from slurmspec.rules._legacy import Context, Rule
 from slurmspec.model.script import Directive, DirectiveLine, LineKind, Script
+from slurmspec.fix import build
+from slurmspec.model.request import hint_dropped_by
 from slurmspec.rules import _fixes
 from slurmspec.rules.values import problem_span
 
@@ -298,7 +300,7 @@ def _override_message(earlier: Directive, final: Directive) -> str:
 
 def check_repeats(ctx: Context) -> None:
     """SB204 overridden options, SB205 exact duplicates, SB213 pairs sharing one setting."""
-    from slurmspec.rules.values import _CHECKED_WHEN_EFFECTIVE
+    from slurmspec.model.options import CHECKED_WHEN_EFFECTIVE as _CHECKED_WHEN_EFFECTIVE
 
     for component in ctx.script.components:
         request = component.request
@@ -319,7 +321,7 @@ def check_repeats(ctx: Context) -> None:
                         "SB205", _span(ctx, occurrence),
                         f"`{_shown(occurrence)}` repeats line {_line_no(seen[key])}; remove one"
                         " of them",
-                        fix=_fixes.drop_directive(ctx.script, seen[key], f"Remove the first `{_shown(seen[key])}`"),
+                        fix=build.drop_directive(ctx.script, seen[key], f"Remove the first `{_shown(seen[key])}`"),
                     )
                     continue
                 seen[key] = occurrence
@@ -346,7 +348,7 @@ def _report_mail_type_repeat(ctx: Context, occurrences) -> None:
             ctx.report("SB205", _span(ctx, occurrence),
                        f"`{_shown(occurrence)}` repeats line {_line_no(occurrences[0])}; remove one"
                        " of them",
-                       fix=_fixes.drop_directive(ctx.script, earlier, f"Remove the first `{_shown(earlier)}`"))
+                       fix=build.drop_directive(ctx.script, earlier, f"Remove the first `{_shown(earlier)}`"))
         return
     words = []
     for occurrence in occurrences:
@@ -427,7 +429,7 @@ def _problem_message(directive: Directive, message: str) -> str:
 
 def check_values(ctx: Context) -> None:
     """SB207 shell syntax, SB209 mail types, SB210 suspicious values, SB217 early-pass options."""
-    from slurmspec.rules.values import _hint_dropped
+    from slurmspec.model.request import hint_is_dropped
 
     script = ctx.script
     effective = _effective_ids(script)
@@ -458,7 +460,7 @@ def check_values(ctx: Context) -> None:
             continue
         if id(directive) not in effective:
             continue  # replaced by a later occurrence: SB204 reports that
-        if kind == "hint" and _hint_dropped(ctx, directive.component):
+        if kind == "hint" and hint_is_dropped(ctx.script.components[directive.component].request, ctx.version):
             continue  # dropped unread: SB212
         if kind == "memory" and directive.option.long in ("mem", "tmp"):
             megabytes = getattr(typed.value, "megabytes", None)
@@ -518,8 +520,6 @@ def _check_mail_none_repeat(ctx: Context) -> None:
 # --------------------------------------------------------------------------- request
 
 
-_HINT_DROPPED_BY = ("ntasks-per-core", "threads-per-core", "extra-node-info")
-_HINT_DROPPED_BY_2511 = ("cores-per-socket", "sockets-per-node")
 
 
 def _gpu_items(value) -> list:
@@ -584,8 +584,7 @@ def _check_hint(ctx: Context, request) -> None:
     hint = _own(request, "hint")
     if hint is None:
         return
-    names = _HINT_DROPPED_BY + (_HINT_DROPPED_BY_2511 if ctx.version >= (25, 11) else ())
-    culprits = [request.get(name) for name in names if request.has(name)]
+    culprits = [request.get(name) for name in hint_dropped_by(request, ctx.version)]
     if not culprits:
         return
     culprit = culprits[0].directive
@@ -621,7 +620,7 @@ def _check_gpus(ctx: Context, request) -> None:
                            f" requests and allocates the `--gres` one ({gres_count}),"
                            " ignoring `--gpus-per-node`; keep only one")
             ctx.report("SB214", _span(ctx, later), message,
-                       fix=_fixes.drop_gres_same_as_gpus_per_node(ctx.script, gres, per_node))
+                       fix=build.drop_gres_same_as_gpus_per_node(ctx.script, gres, per_node))
     if total is not None and nodes is not None:
         total_count = getattr(total.value, "total", None)
         for other, count in ((gres, gres_count if gres_gpus else None),

@@ -8,6 +8,8 @@ belong to the traps family.
 
 from __future__ import annotations
 
+from slurmspec.model.options import CHECKED_WHEN_EFFECTIVE
+from slurmspec.model.request import hint_is_dropped
 from slurmspec.rules._legacy import Context, Rule
 from slurmspec.model.script import Directive
 from slurmspec.span import Span
@@ -33,34 +35,10 @@ _CODE_BY_KIND = {
 
 
 def problem_span(ctx: Context, directive: Directive, start: int, end: int) -> Span:
-    """Map offsets inside the value text onto the file.
-
-    Exact when the value was written without quotes or escapes (source length
-    equals value length); otherwise the whole value is the best honest answer.
-    """
-    value_span = directive.value_span
-    if value_span is None:
-        return directive.span
-    value = directive.value or ""
-    if value_span.end - value_span.start == len(value) and 0 <= start <= end <= len(value):
-        return ctx.script.span(value_span.start + start, value_span.start + max(end, start))
-    return value_span
+    return ctx.script.span_in_value(directive, start, end)
 
 
-# Kinds that sbatch checks only after all options are read (in _opt_verify(),
-# the GRES validation, or slurmctld), so only the occurrence that wins is ever
-# checked; every other kind is validated as each occurrence is set (arg_set_*),
-# so an invalid value fails even if a later line replaces it. Checked option by
-# option against sbatch 22.05.8 with "--opt=BAD --opt=GOOD".
-_CHECKED_WHEN_EFFECTIVE = frozenset(
-    {"hint", "propagate", "gres", "gpus", "tres-per-task", "tres-bind", "array", "dependency",
-     "constraint", "export", "nice", "priority"}
-)
 
-# --hint is dropped unchecked when these are set (slurm-semantics.md §4.4);
-# 25.11 added --cores-per-socket and --sockets-per-node to the list.
-_HINT_DROPPED_BY = ("ntasks-per-core", "threads-per-core", "extra-node-info")
-_HINT_DROPPED_BY_2511 = ("cores-per-socket", "sockets-per-node")
 
 
 def _checked_directives(ctx: Context) -> list[Directive]:
@@ -74,7 +52,7 @@ def _checked_directives(ctx: Context) -> list[Directive]:
         if directive.ignored or directive.typed is None:
             continue
         kind = directive.option.kind
-        if kind in _CHECKED_WHEN_EFFECTIVE and id(directive) not in effective:
+        if kind in CHECKED_WHEN_EFFECTIVE and id(directive) not in effective:
             continue
         if kind == "hint" and _hint_dropped(ctx, directive.component):
             continue
@@ -83,9 +61,7 @@ def _checked_directives(ctx: Context) -> list[Directive]:
 
 
 def _hint_dropped(ctx: Context, component: int) -> bool:
-    request = ctx.script.components[component].request
-    names = _HINT_DROPPED_BY + (_HINT_DROPPED_BY_2511 if ctx.version >= (25, 11) else ())
-    return any(request.has(name) for name in names)
+    return hint_is_dropped(ctx.script.components[component].request, ctx.version)
 
 
 def check_values(ctx: Context) -> None:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from slurmspec.fix.edit import Edit
+from slurmspec.fix.edit import Edit, Fix
+from slurmspec.kinds import Applicability
 from slurmspec.model.script import Directive, DirectiveLine, Line, Script
 
 
@@ -75,3 +76,53 @@ def delete_directives(script: Script, directives) -> list[Edit] | None:
             pieces.append((blank if pieces else "") + script.source[word.span.start:word.span.end])
         edits.append(Edit(script.span(words[0].span.start, words[-1].span.end), "".join(pieces)))
     return edits
+
+
+def drop_directive(script: Script, directive, title: str, applicability: Applicability = Applicability.SAFE) -> Fix | None:
+    edit = delete_directive(script, directive)
+    return None if edit is None else make_fix(title, [edit], applicability)
+
+
+def make_fix(title: str, edits, applicability: Applicability = Applicability.SAFE) -> Fix | None:
+    """A Fix, or None when the edits collide (two options on one line being rewritten twice)."""
+    try:
+        return Fix(title=title, edits=edits, applicability=applicability)
+    except ValueError:
+        return None
+
+
+def drop_settings(script: Script, settings, title: str, applicability: Applicability = Applicability.SAFE) -> Fix | None:
+    """Remove every occurrence of the given request settings (own occurrences only)."""
+    directives = [d for setting in settings if not setting.inherited
+                  for d in (*setting.overridden, setting.directive)]
+    if not directives:
+        return None
+    edits = delete_directives(script, directives)
+    return None if edits is None else make_fix(title, edits, applicability)
+
+
+def _gpus(value) -> tuple[list, bool]:
+    """(GPU items, whether they are all the items) of a typed --gres/--gpus-per-node value."""
+    items = list(getattr(value, "items", None) or ())
+    gpus = [item for item in items if getattr(item, "name", None) == "gpu"]
+    return gpus, len(gpus) == len(items)
+
+
+def drop_gres_same_as_gpus_per_node(script: Script, gres, per_node) -> Fix | None:
+    """SB214/SB150: `--gres=gpu:N` beside `--gpus-per-node=N` asking for the same GPUs.
+
+    Safe only when they are equal (same count, same types) and the `--gres`
+    asks for nothing but GPUs: then dropping it changes no allocation, and
+    Slurm 26.05 refuses the pair.
+    """
+    if gres is None or per_node is None or gres.inherited or per_node.inherited:
+        return None
+    gres_items, only_gpus = _gpus(gres.value)
+    gpn_items, _ = _gpus(per_node.value)
+    if not (gres_items and gpn_items and only_gpus):
+        return None
+    def shape(items):
+        return sorted((getattr(i, "type", None) or "", getattr(i, "count", None)) for i in items)
+    if shape(gres_items) != shape(gpn_items):
+        return None
+    return drop_settings(script, [gres], "Remove `--gres=gpu...`, which repeats `--gpus-per-node`")

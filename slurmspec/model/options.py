@@ -270,3 +270,14 @@ def by_short_name() -> dict[str, OptionSpec]:
 
 def lookup(long: str) -> OptionSpec | None:
     return by_long_name().get(long)
+
+
+# Kinds that sbatch checks only after all options are read (in _opt_verify(),
+# the GRES validation, or slurmctld), so only the occurrence that wins is ever
+# checked; every other kind is validated as each occurrence is set (arg_set_*),
+# so an invalid value fails even if a later line replaces it. Checked option by
+# option against sbatch 22.05.8 with "--opt=BAD --opt=GOOD".
+CHECKED_WHEN_EFFECTIVE = frozenset(
+    {"hint", "propagate", "gres", "gpus", "tres-per-task", "tres-bind", "array", "dependency",
+     "constraint", "export", "nice", "priority"}
+)

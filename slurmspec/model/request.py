@@ -15,10 +15,9 @@ from typing import Any, Iterable
 
 import attrs
 
+from slurmspec.gates import HINT_DROPPED_BY_MORE_OPTIONS, MAIL_TYPE_LAST_WINS
 from slurmspec.model.script import Directive
 from slurmspec.version import Version
-
-_MAIL_TYPE_LAST_WINS: Version = (25, 5)
 
 
 @attrs.frozen
@@ -92,7 +91,7 @@ def _typed(directive: Directive) -> Any:
 
 def _merge(name: str, earlier: Any, later: Any, version: Version) -> Any:
     """Combine repeated values where Slurm accumulates instead of replacing."""
-    if name == "mail-type" and version < _MAIL_TYPE_LAST_WINS:
+    if name == "mail-type" and version < MAIL_TYPE_LAST_WINS:
         types_a = getattr(earlier, "types", None)
         types_b = getattr(later, "types", None)
         if types_a is not None and types_b is not None:
@@ -137,3 +136,19 @@ def build_request(
             overridden = ()
         settings[name] = Setting(name, directive, overridden, value)
     return JobRequest(component, tuple(sorted(settings.values(), key=lambda s: s.name)))
+
+
+# --hint is dropped unchecked when these are set (src/sbatch/opt.c:_opt_verify(), warning "Ignoring --hint");
+# 25.11 added --cores-per-socket and --sockets-per-node to the list.
+_HINT_DROPPED_BY = ("ntasks-per-core", "threads-per-core", "extra-node-info")
+_HINT_DROPPED_BY_2511 = ("cores-per-socket", "sockets-per-node")
+
+
+def hint_dropped_by(request: JobRequest, version: Version) -> list[str]:
+    """The layout options set in ``request`` that make sbatch drop ``--hint`` unchecked."""
+    names = _HINT_DROPPED_BY + (_HINT_DROPPED_BY_2511 if version >= HINT_DROPPED_BY_MORE_OPTIONS else ())
+    return [name for name in names if request.has(name)]
+
+
+def hint_is_dropped(request: JobRequest, version: Version) -> bool:
+    return bool(hint_dropped_by(request, version))

@@ -175,6 +175,20 @@ class Script:
     def span(self, start: int, end: int) -> Span:
         return self.index.span(start, end)
 
+    def span_in_value(self, directive: "Directive", start: int, end: int) -> Span:
+        """The file span of characters ``start:end`` of ``directive``'s value text.
+
+        Exact when the value was written without quotes or escapes (source length
+        equals value length); otherwise the whole value is the best honest answer.
+        """
+        value_span = directive.value_span
+        if value_span is None:
+            return directive.span
+        value = directive.value or ""
+        if value_span.end - value_span.start == len(value) and 0 <= start <= end <= len(value):
+            return self.span(value_span.start + start, value_span.start + max(end, start))
+        return value_span
+
     @property
     def request(self) -> JobRequest:
         """The request of the first (or only) component."""
