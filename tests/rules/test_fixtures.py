@@ -1,11 +1,13 @@
 """Per-rule fixture scripts with expectations in sidecar files.
 
 Layout: ``tests/rules/fixtures/<CODE>/<case>.sbatch`` plus ``<case>.expected``.
-The sidecar lists, one per line, the diagnostics of that rule the script must
-produce, as ``LINE:COLUMN`` (blank lines and ``#`` comments are ignored); an
-empty sidecar (or none) means the rule must stay silent on that script. An
-optional ``# slurm-version: X.Y`` line in the sidecar sets the target version.
-Only the fixture's own code is compared, so rules can be developed side by side.
+The sidecar lists, one per line, the diagnostics of that rule (the folder's
+code) the script must produce, in order, as ``LINE:COLUMN SEVERITY FRAGMENT``:
+position, severity, and a piece of the message that must appear in it
+(blank lines and ``#`` comments are ignored). An empty sidecar (or none) means
+the rule must stay silent on that script. An optional ``# slurm-version: X.Y``
+line in the sidecar sets the target version. Only the fixture's own code is
+compared, so rules can be developed side by side.
 
 Fixes: ``<case>.fixed`` holds the script as the rule's own fixes (safe and
 unsafe, applied in rounds) leave it. A case without one must come out of the
@@ -30,9 +32,17 @@ FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CASES = sorted(FIXTURES.glob("*/*.sbatch"))
 
 
-def read_expected(path: Path) -> tuple[tuple, list[str]]:
+_EXPECTED = re.compile(r"(\d+:\d+) (info|warning|error) (.+)")
+_FRAGMENT = 48  # characters of the message --update-fixtures writes
+
+
+def read_expected(path: Path, strict: bool = True) -> tuple[tuple, list[tuple[str, str, str]]]:
+    """(target version, [(LINE:COL, severity, message fragment)]) from a sidecar.
+
+    ``strict=False`` (when the sidecars are being rewritten) skips lines of another shape.
+    """
     version = NEWEST
-    positions: list[str] = []
+    expected: list[tuple[str, str, str]] = []
     if path.exists():
         for line in path.read_text().splitlines():
             line = line.strip()
@@ -40,8 +50,17 @@ def read_expected(path: Path) -> tuple[tuple, list[str]]:
             if match:
                 version = parse_version(match.group(1))
             elif line and not line.startswith("#"):
-                positions.append(line)
-    return version, positions
+                entry = _EXPECTED.fullmatch(line)
+                if entry:
+                    expected.append(entry.groups())
+                else:
+                    assert not strict, f"{path}: {line!r} is not `LINE:COL SEVERITY message fragment`"
+    return version, expected
+
+
+def _fragment(message: str) -> str:
+    cut = message[:_FRAGMENT]
+    return cut.rsplit(" ", 1)[0] if len(message) > _FRAGMENT and " " in cut else cut
 
 
 @pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
@@ -49,25 +68,26 @@ def test_fixture(case: Path, request: pytest.FixtureRequest):
     code = case.parent.name
     assert code in registry(), f"fixture folder {code} names no rule"
     sidecar = case.with_suffix(".expected")
-    version, expected = read_expected(sidecar)
+    version, expected = read_expected(sidecar, strict=not request.config.getoption("--update-fixtures"))
     found = [
-        f"{d.span.line}:{d.span.column}"
         # The full path: rules that resolve relative paths (SB230-SB232) look next to the script.
-        for d in lint_text(case.read_bytes(), path=str(case), version=version)
-        if d.code == code
+        d for d in lint_text(case.read_bytes(), path=str(case), version=version) if d.code == code
     ]
     if request.config.getoption("--update-fixtures"):
         header = [l for l in (sidecar.read_text().splitlines() if sidecar.exists() else []) if l.startswith("#")]
-        lines = [*header, *found]
+        lines = [*header, *(f"{d.span.line}:{d.span.column} {d.severity} {_fragment(d.message)}" for d in found)]
         sidecar.write_text("\n".join(lines) + "\n" if lines else "")
         return
-    assert found == expected, f"{case}: {code} reported at {found}, expected {expected}"
+    got = [(f"{d.span.line}:{d.span.column}", str(d.severity), d.message) for d in found]
+    assert [g[:2] for g in got] == [e[:2] for e in expected], f"{case}: {code} reported {got}, expected {expected}"
+    for (_, _, message), (where, _, fragment) in zip(got, expected):
+        assert fragment in message, f"{case}: {code} at {where} says {message!r}, expected it to contain {fragment!r}"
 
 
 def test_every_rule_has_a_triggering_and_a_silent_fixture():
     by_code: dict[str, list[bool]] = {}
     for case in CASES:
-        _, expected = read_expected(case.with_suffix(".expected"))
+        _, expected = read_expected(case.with_suffix(".expected"), strict=False)
         by_code.setdefault(case.parent.name, []).append(bool(expected))
     missing = [
         code for code in registry()
@@ -98,7 +118,7 @@ def fix_with(code: str, data: bytes, path: str, version) -> tuple[str, str]:
 @pytest.mark.parametrize("case", CASES, ids=lambda p: f"{p.parent.name}/{p.stem}")
 def test_fixture_fix(case: Path, request: pytest.FixtureRequest):
     code = case.parent.name
-    version, _ = read_expected(case.with_suffix(".expected"))
+    version, _ = read_expected(case.with_suffix(".expected"), strict=False)
     original, fixed = fix_with(code, case.read_bytes(), str(case), version)
     expected_file = case.with_suffix(".fixed")
     if request.config.getoption("--update-fixtures"):
