@@ -170,3 +170,34 @@ def test_configuration_key_must_be_a_boolean(tmp_path, capsys):
     script.write_text("#!/bin/bash\n#SBATCH --time=10\nsrun ./app\n")
     assert main(["lint", str(script)]) == 2
     assert "`shellcheck`: must be true or false" in capsys.readouterr().err
+
+
+def test_the_engine_runs_shellcheck_as_a_checker_for_library_users():
+    from slurmspec.lint.engine import lint_script
+
+    script = parse_script(b"#!/bin/bash\n#SBATCH --time=10\ncd $workdir\n", "job.sbatch", NEWEST)
+    codes = [d.code for d in lint_script(script, shellcheck=bridge.ShellCheck())]
+    assert "SC2154" in codes and "SC2164" in codes
+    assert not any(d.code.startswith("SC") for d in lint_script(script))
+
+
+def test_a_suppression_comment_silences_a_shellcheck_code_like_a_rule():
+    from slurmspec.lint.engine import lint_script
+
+    text = b"#!/bin/bash\n#SBATCH --time=10\nworkdir=/tmp\ncd $workdir  # slurmspec: ignore[SC2086, SC2164]\n"
+    script = parse_script(text, "job.sbatch", NEWEST)
+    codes = [d.code for d in lint_script(script, shellcheck=bridge.ShellCheck())]
+    assert not any(c in codes for c in ("SC2086", "SC2164", "SB902"))
+    assert "SB901" in codes  # SC2086 is not reported on that line: the item is unused
+    # Without ShellCheck the SC items are neither unknown nor unused.
+    assert not {"SB901", "SB902"} & {d.code for d in lint_script(script)}
+
+
+def test_select_and_ignore_cover_shellcheck_codes_with_suppressions():
+    from slurmspec.lint.engine import lint_script
+
+    text = b"#!/bin/bash\n#SBATCH --time=10\ncd $workdir  # slurmspec: ignore[SC2164]\n"
+    script = parse_script(text, "job.sbatch", NEWEST)
+    codes = [d.code for d in lint_script(script, shellcheck=bridge.ShellCheck(ignore=["SC2164"]))]
+    assert "SC2164" not in codes and "SB901" not in codes  # an ignored code's suppression is not "unused"
+    assert "SC2154" in codes

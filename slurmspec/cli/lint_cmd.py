@@ -101,14 +101,22 @@ class _Settings:
         self.shellcheck = config.shellcheck if args.shellcheck is None else args.shellcheck
         self.select, self.ignore, self.severity_selectors = (*select, *extend), ignore, dict(config.severity)
 
+    def shellcheck_for(self, located: str | None):
+        """ShellCheck as a checker for one file (it reads ``.shellcheckrc`` beside it), or None."""
+        if not self.shellcheck:
+            return None
+        from slurmspec.lint.shellcheck import ShellCheck
+
+        return ShellCheck(self.select, self.ignore, self.severity_selectors,
+                          cwd=os.path.dirname(os.path.abspath(located)) if located else None)
+
 
 def run(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.lint.config import ConfigError
     from slurmspec.lint.diagnostic import severity_rank
-    from slurmspec.lint.engine import lint_script
-    from slurmspec.parser.script import parse_script
-
+    from slurmspec.lint.engine import INTERNAL_ERROR, lint_script
     from slurmspec.lint.shellcheck import ShellCheckError, is_shellcheck_selector
+    from slurmspec.parser.script import parse_script
 
     if args.unsafe_fixes and not (args.fix or args.diff):
         return error("--unsafe-fixes needs --fix or --diff")
@@ -147,24 +155,22 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
         except OSError as exc:
             errors.append(f"{shown}: cannot read: {exc.strerror or exc}")
             continue
-        if fixing is not None:
-            outcome = fixing.fix_input(data, shown, settings, args)
-            fixing.deliver(path, shown, data, outcome, args, out, errors)
-            fixed.append((shown, outcome))
-            script, found = parse_script(outcome.text, shown, settings.version), list(outcome.diagnostics)
-        else:
-            script = parse_script(data, shown, settings.version)
-            found = lint_script(script, settings.rules, severity=settings.severity, suppress=not args.no_suppress)
-        if settings.shellcheck:
-            from slurmspec.lint.shellcheck import shellcheck_script
-
-            try:
-                found = sorted([*found, *shellcheck_script(
-                    script, select=settings.select, ignore=settings.ignore, severity=settings.severity_selectors,
-                    cwd=os.path.dirname(os.path.abspath(located)) if located else None,
-                )], key=lambda d: d.sort_key)
-            except ShellCheckError as exc:
-                return error(str(exc))
+        shellcheck = settings.shellcheck_for(located)
+        try:
+            if fixing is not None:
+                outcome = fixing.fix_input(data, shown, settings, args)
+                fixing.deliver(path, shown, data, outcome, args, out, errors)
+                fixed.append((shown, outcome))
+                script, found = parse_script(outcome.text, shown, settings.version), list(outcome.diagnostics)
+                if shellcheck is not None:  # the fix rounds run without it: once, on the final text
+                    found = lint_script(script, settings.rules, severity=settings.severity,
+                                        suppress=not args.no_suppress, shellcheck=shellcheck)
+            else:
+                script = parse_script(data, shown, settings.version)
+                found = lint_script(script, settings.rules, severity=settings.severity,
+                                    suppress=not args.no_suppress, shellcheck=shellcheck)
+        except ShellCheckError as exc:
+            return error(str(exc))
         results.append((script, found, settings.fail_on))
 
     from slurmspec.report import default_format, resolve_color, write_report
@@ -184,8 +190,8 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
         )
     for message in errors:
         sys.stderr.write(f"slurmspec: error: {message}\n")
-    if errors:
-        return EXIT_ERROR
+    if errors or any(d.code == INTERNAL_ERROR for _, found, _ in results for d in found):
+        return EXIT_ERROR  # an unreadable path, or a rule that failed (SB900): the report is incomplete
     if args.diff:
         return EXIT_FINDINGS if any(outcome.changed for _, outcome in fixed) else EXIT_OK
     if args.exit_zero:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 from types import ModuleType
-from typing import Iterable, Mapping
+from typing import TYPE_CHECKING, Iterable, Mapping
 
 import attrs
 
@@ -18,6 +18,9 @@ from slurmspec.lint.context import LOCAL, Context, FileSystem
 from slurmspec.lint.diagnostic import Diagnostic
 from slurmspec.lint.rule import Rule
 from slurmspec.model.script import Script
+
+if TYPE_CHECKING:  # pragma: no cover
+    from slurmspec.lint.shellcheck import ShellCheck
 
 INTERNAL_ERROR = "SB900"
 
@@ -82,6 +85,7 @@ def lint_script(
     severity: Mapping[str, str] | None = None,
     suppress: bool = True,
     fs: FileSystem = LOCAL,
+    shellcheck: "ShellCheck | None" = None,
 ) -> list[Diagnostic]:
     """Every diagnostic the given rules (default: all) find in ``script``, in source order.
 
@@ -105,6 +109,9 @@ def lint_script(
     found = [d for d in context.found if d.code in wanted]
     for exc, codes in crashed.values():
         found.append(_internal_error(context, exc, codes))
+    if shellcheck is not None:
+        found.extend(shellcheck.run(script))
+        wanted = _WithShellCheck(wanted, shellcheck)
     if suppress:
         from slurmspec.lint import suppress as suppression
 
@@ -119,6 +126,18 @@ def lint_script(
         ]
     found.sort(key=lambda d: d.sort_key)
     return found
+
+
+class _WithShellCheck(frozenset):
+    """The selected rule codes, and every SCxxxx code the ShellCheck run selects."""
+
+    def __new__(cls, codes: frozenset, shellcheck: "ShellCheck"):
+        self = super().__new__(cls, codes)
+        self.shellcheck = shellcheck
+        return self
+
+    def __contains__(self, code: object) -> bool:
+        return super().__contains__(code) or (isinstance(code, str) and self.shellcheck.wants(code))
 
 
 def _internal_error(context: Context, exc: Exception, codes: list[str]) -> Diagnostic:

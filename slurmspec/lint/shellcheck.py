@@ -29,6 +29,7 @@ import subprocess
 import sys
 from typing import Iterable, Mapping
 
+from slurmspec.kinds import Family
 from slurmspec.lint.diagnostic import Diagnostic
 from slurmspec.model.script import Script
 
@@ -137,11 +138,32 @@ def to_diagnostics(script: Script, comments: Iterable[dict]) -> list[Diagnostic]
         start = _offset(script, comment["line"], comment["column"])
         end = max(start, _offset(script, comment["endLine"], comment["endColumn"]))
         found.append(Diagnostic(
-            code=code, name="shellcheck", family="shellcheck",
+            code=code, name="shellcheck", family=Family.SHELLCHECK,
             severity=LEVELS.get(comment["level"], "warning"),
             message=comment["message"], span=script.span(start, end), path=script.path,
         ))
     return found
+
+
+class ShellCheck:
+    """ShellCheck as one more checker of the engine (``lint_script(..., shellcheck=ShellCheck(...))``).
+
+    Its findings go through the same suppression comments (``# slurmspec:
+    ignore[SC2086]``) and the same ``select``/``ignore`` selectors as the
+    rules'; ``cwd`` is where ShellCheck looks for a ``.shellcheckrc``.
+    """
+
+    def __init__(self, select: Iterable[str] = (), ignore: Iterable[str] = (),
+                 severity: Mapping[str, str] | None = None, cwd: str | None = None) -> None:
+        self.select, self.ignore = tuple(select), tuple(ignore)
+        self.severity = dict(severity or {})
+        self.cwd = cwd
+
+    def wants(self, code: str) -> bool:
+        return code.startswith("SC") and _wanted(code, self.select, self.ignore)
+
+    def run(self, script: Script) -> list[Diagnostic]:
+        return shellcheck_script(script, select=self.select, ignore=self.ignore, severity=self.severity, cwd=self.cwd)
 
 
 def shellcheck_script(

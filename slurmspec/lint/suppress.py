@@ -39,6 +39,8 @@ _DIRECTIVE = re.compile(
     re.IGNORECASE,
 )
 _KIND_WORD = re.compile(r"[ \t]*(?P<word>[A-Za-z][\w-]*)")
+# ShellCheck's codes: suppressed like rules when ``--shellcheck`` runs, ignored otherwise.
+_SHELLCHECK_CODE = re.compile(r"SC\d{4}")
 # Characters after which an unquoted "#" starts a shell comment.
 _WORD_BREAK = " \t\n;&|()<>"
 
@@ -227,9 +229,9 @@ META_CODES = frozenset({UNUSED, UNKNOWN, MALFORMED})
 
 
 def resolve(text: str, table: dict) -> str | None:
-    """The rule code an item names (a code in any case, or a rule name), or None."""
+    """The rule code an item names (a code in any case, a ShellCheck code, or a rule name), or None."""
     upper = text.upper()
-    if upper in table:
+    if upper in table or _SHELLCHECK_CODE.fullmatch(upper):
         return upper
     lower = text.lower()
     for code, rule in table.items():
