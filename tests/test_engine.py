@@ -103,3 +103,21 @@ def test_every_rule_module_declares_its_rules_in_its_family_folder():
     for module in MODULES:
         for declared in rules_of(module):
             assert declared.check.__module__ == module.__name__ or hasattr(module, "RULES")
+
+
+def test_lint_exits_2_and_still_reports_the_other_findings_when_a_rule_fails(tmp_path, monkeypatch, capsys):
+    import json
+
+    from slurmspec.cli import main
+
+    def boom(ctx):
+        raise RuntimeError("bug")
+
+    broken = _declare("SB994", "always-fails", boom)
+    table = {**registry(), "SB994": broken}
+    monkeypatch.setattr(engine, "registry", lambda: table)
+    job = tmp_path / "job.sbatch"
+    job.write_text(SCRIPT)
+    assert main(["lint", "--no-config", "--format", "json", str(job)]) == 2
+    codes = [d["code"] for d in json.loads(capsys.readouterr().out)["diagnostics"]]
+    assert "SB001" in codes and INTERNAL_ERROR in codes

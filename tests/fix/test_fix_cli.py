@@ -16,6 +16,7 @@ from slurmspec.fix.loop import MAX_ROUNDS, fix_text
 from slurmspec.fix.write import ChangedOnDisk, write_atomically
 from slurmspec.lint.diagnostic import Diagnostic
 from slurmspec.parser.script import parse_script
+from slurmspec.span import Span
 
 CRLF = b"#!/bin/bash\r\n#SBATCH --time=10\r\nsrun hostname\r\n"
 FIXED = b"#!/bin/bash\n#SBATCH --time=10\nsrun hostname\n"
@@ -241,6 +242,19 @@ def test_a_fix_whose_edit_cannot_be_applied_is_refused():
     text = "#!/bin/bash\nsrun x\n"
     outcome = fix_text(text, lint)
     assert outcome.text == text and "applying the fixes of SB996 failed" in outcome.failure
+
+
+def test_a_fix_whose_edit_reaches_past_the_end_is_refused():
+    def lint(text: str):
+        rendered, found = _real_lint(text)
+        end = len(text)
+        past = Span(end, end + 5, 3, 1, 3, 6)  # a span a stale parse could hand out
+        return rendered, [*found, _fake(text, "SB994", "fake-past-end", Fix(title="Past the end", edits=[Edit(past, "x")]))]
+
+    text = "#!/bin/bash\nsrun x\n"
+    outcome = fix_text(text, lint)
+    assert outcome.text == text and not outcome.changed
+    assert "SB994" in outcome.failure
 
 
 def test_safe_fixes_still_apply_when_an_unsafe_one_is_not_asked_for():
