@@ -73,3 +73,9 @@ def test_doc_example_triggers_and_fix_does_not(rule):
     for text, version in good:
         codes = {d.code for d in lint_text(text, version=version)}
         assert rule.code not in codes, f"{rule.code} 'use instead' still triggers it:\n{text}"
+
+
+@pytest.mark.parametrize("rule", RULES, ids=lambda r: r.code)
+def test_doc_cites_nothing_outside_the_repository(rule):
+    for outside in ("slurm-semantics", "prior-art", "../shared", "style-anchors"):
+        assert outside not in rule.doc, f"{rule.code} cites {outside}: cite Slurm's own docs or source instead"

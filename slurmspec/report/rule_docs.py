@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
+from slurmspec.kinds import Fixability, Severity
 from slurmspec.lint.rule import Rule
 
 REGENERATE = "python -m slurmspec rule --all --format markdown > docs/rules.md"
@@ -19,7 +20,9 @@ def rule_to_dict(rule: Rule) -> dict[str, Any]:
         "name": rule.name,
         "family": rule.family,
         "severity": rule.severity,
+        "outcome": rule.outcome,
         "fixable": rule.fixable,
+        "fix": rule.fix,
         "summary": rule.summary,
         "doc": rule.doc,
     }
@@ -39,11 +42,14 @@ def _demote(doc: str) -> str:
     return "\n".join(lines)
 
 
+_FIX_WORDS = {Fixability.NONE: "no", Fixability.SOMETIMES: "sometimes", Fixability.ALWAYS: "always"}
+
+
 def rule_markdown(rule: Rule) -> str:
-    fixable = "yes" if rule.fixable else "no"
     return (
         f"## {rule.code} {rule.name}\n\n"
-        f"Family: {rule.family} · Default severity: {rule.severity} · Fixable: {fixable}\n\n"
+        f"Family: {rule.family} · Default severity: {rule.severity} · Outcome: {rule.outcome}"
+        f" · Fix: {_FIX_WORDS[rule.fix]}\n\n"
         f"{_demote(rule.doc).strip()}\n"
     )
 
@@ -57,15 +63,20 @@ def rules_markdown(rules: Iterable[Rule]) -> str:
         "Families: `parse` and `reject` (SB0xx, SB1xx) mean sbatch or the controller refuses the"
         " script; `traps` (SB2xx) are accepted but misbehave; `launch` (SB3xx) compare the body's"
         " launch commands with the request; `cluster` (SB4xx) need cluster facts; `meta` (SB9xx)"
-        " are about slurmspec's own suppression comments.\n",
-        "| Code | Name | Family | Severity | Fixable | Summary |",
-        "|---|---|---|---|---|---|",
+        " are about slurmspec itself (its suppression comments, a rule that failed).\n",
+        "Outcome says what happens to the job when the finding is true: `refused` (sbatch or the"
+        " controller refuses it at submission), `pends` (accepted, never starts), `fails` (starts,"
+        " then fails), `wrong` (runs, but not as meant), `advice` (runs as meant; a better way"
+        " exists). A rule whose finding means something else on another release says so in its"
+        " message, and the finding carries its own outcome.\n",
+        "| Code | Name | Family | Severity | Outcome | Fix | Summary |",
+        "|---|---|---|---|---|---|---|",
     ]
     for rule in rules:
         anchor = f"{rule.code}-{rule.name}".lower()
         parts.append(
-            f"| [{rule.code}](#{anchor}) | {rule.name} | {rule.family} | {rule.severity} | "
-            f"{'yes' if rule.fixable else 'no'} | {_cell(rule.summary)} |"
+            f"| [{rule.code}](#{anchor}) | {rule.name} | {rule.family} | {rule.severity} | {rule.outcome} | "
+            f"{_FIX_WORDS[rule.fix]} | {_cell(rule.summary)} |"
         )
     parts.append("")
     for rule in rules:
@@ -75,7 +86,7 @@ def rules_markdown(rules: Iterable[Rule]) -> str:
 
 # --- terminal output (rich, imported only here) -----------------------------
 
-_SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
+_SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold blue"}
 
 
 def write_rule_doc(rule: Rule, out, color: bool | None = None) -> None:
@@ -88,8 +99,8 @@ def write_rule_doc(rule: Rule, out, color: bool | None = None) -> None:
     console = make_console(out, color)
     console.print(Text.assemble((rule.code, "bold"), " ", (rule.name, "bold cyan")))
     console.print(Text.assemble(
-        "Family: ", rule.family, " · Default severity: ", (rule.severity, _SEVERITY_STYLE[rule.severity]),
-        " · Fixable: ", "yes" if rule.fixable else "no",
+        "Family: ", str(rule.family), " · Default severity: ", (str(rule.severity), _SEVERITY_STYLE[rule.severity]),
+        " · Outcome: ", str(rule.outcome), " · Fix: ", _FIX_WORDS[rule.fix],
     ))
     console.print()
     console.print(Markdown(rule.doc, code_theme="ansi_dark", inline_code_lexer=None))
@@ -104,7 +115,9 @@ def write_rule_list(rules: Iterable[Rule], out, color: bool | None = None) -> No
     rules = list(rules)
     width = max((len(r.name) for r in rules), default=0)
     for rule in rules:
+        # "fix" marks rules whose findings can come with a fix (`--fix`, `--unsafe-fixes`), as ruff's list does.
         console.print(Text.assemble(
             (rule.code, "bold"), "  ", (rule.name.ljust(width), "cyan"), "  ",
-            (rule.severity.ljust(7), _SEVERITY_STYLE[rule.severity]), "  ", rule.summary,
+            (str(rule.severity).ljust(7), _SEVERITY_STYLE[rule.severity]), "  ",
+            ("fix" if rule.fixable else "   ", "green"), "  ", rule.summary,
         ))
