@@ -41,6 +41,7 @@ class Diagnostic:
             "name": self.name,
             "family": self.family,
             "severity": self.severity,
+            "outcome": self.outcome,
             "message": self.message,
             "line": self.span.line,
             "column": self.span.column,

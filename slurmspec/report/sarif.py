@@ -43,7 +43,7 @@ def _rule_descriptor(rule) -> dict[str, Any]:
         "help": {"text": rule.summary or rule.name, "markdown": rule.doc},
         "helpUri": rule_url(rule.code, rule.name),
         "defaultConfiguration": {"level": LEVELS[rule.severity]},
-        "properties": {"family": rule.family, "fixable": rule.fixable},
+        "properties": {"family": rule.family, "outcome": rule.outcome, "fixable": rule.fixable},
     }
 
 
@@ -54,7 +54,7 @@ def _external_descriptor(diagnostic: Diagnostic) -> dict[str, Any]:
         "name": diagnostic.name,
         "shortDescription": {"text": f"ShellCheck {diagnostic.code}"},
         "helpUri": rule_url(diagnostic.code, diagnostic.name),
-        "properties": {"family": diagnostic.family},
+        "properties": {"family": diagnostic.family, **({"outcome": diagnostic.outcome} if diagnostic.outcome else {})},
     }
 
 
