@@ -9,13 +9,26 @@ if TYPE_CHECKING:  # pragma: no cover
     from slurmspec.version import Version
 
 
-def lint_text(source: str | bytes, path: str | None = None, version: "Version | None" = None) -> list["Diagnostic"]:
-    """Parse and lint one script with every rule; never raises on content."""
+def lint_text(
+    source: str | bytes, path: str | None = None, version: "Version | None" = None, *, shellcheck: bool = False,
+) -> list["Diagnostic"]:
+    """Parse and lint one script with every rule (and ShellCheck on the body, if asked).
+
+    Never raises on content: a rule that fails becomes an SB900 finding. With
+    ``shellcheck=True`` it raises ``ShellCheckError`` when ShellCheck cannot run.
+    """
     from slurmspec.lint.engine import lint_script
     from slurmspec.parser.script import parse_script
     from slurmspec.version import NEWEST
 
-    return lint_script(parse_script(source, path, version or NEWEST))
+    checker = None
+    if shellcheck:
+        import os
+
+        from slurmspec.lint.shellcheck import ShellCheck
+
+        checker = ShellCheck(cwd=os.path.dirname(os.path.abspath(path)) if path else None)
+    return lint_script(parse_script(source, path, version or NEWEST), shellcheck=checker)
 
 
 def refuses(diagnostics: list["Diagnostic"]) -> bool:
