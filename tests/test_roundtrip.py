@@ -10,21 +10,15 @@ from hypothesis import example, given, settings
 import slurmspec
 from slurmspec.lint import lint_text
 from slurmspec.version import SUPPORTED
+from tests.corpus import corpus_files
 from tests.strategies import script_bytes, script_texts
 
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "real"
-CORPUS_FILES = sorted(CORPUS.glob("*.sbatch")) if CORPUS.is_dir() else []
-
-
-def test_corpus_is_present():
-    # The corpus sits beside the project (../shared); without it the figures below mean nothing.
-    assert len(CORPUS_FILES) >= 300, f"expected the real-script corpus at {CORPUS}"
 
 
 def test_every_corpus_script_round_trips_and_lints():
     """Figures: all corpus files parse, reproduce their bytes exactly, and lint without a crash."""
     mismatched, crashed = [], []
-    for path in CORPUS_FILES:
+    for path in corpus_files():
         data = path.read_bytes()
         try:
             script = slurmspec.parse(data, path=str(path))

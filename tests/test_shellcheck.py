@@ -19,7 +19,7 @@ from slurmspec.parser.script import parse_script
 from slurmspec.version import NEWEST
 from tests.conftest import in_ci
 
-CORPUS = Path(__file__).resolve().parent.parent.parent / "shared" / "corpus" / "real"
+from tests.corpus import CORPUS, corpus_files
 
 
 @pytest.fixture(autouse=True)
@@ -151,17 +151,16 @@ def test_missing_shellcheck_is_a_clear_usage_error(monkeypatch, tmp_path, capsys
     assert "ShellCheck is not installed" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"the shared corpus is not at {CORPUS}")
 def test_real_corpus_spans_are_inside_the_file_and_exclusions_hold():
     seen = 0
-    for path in sorted(CORPUS.iterdir()):
+    for path in corpus_files():
         script = parse_script(path.read_bytes(), str(path), NEWEST)
         for d in bridge.shellcheck_script(script, cwd=str(CORPUS)):
             seen += 1
             assert d.code not in bridge.EXCLUDED
             assert 0 <= d.span.start <= d.span.end <= len(script.source)
             assert d.span.line >= 2  # line 1 is the shebang; the header lines are comments
-    assert seen > 300  # the corpus has hundreds of real ShellCheck findings
+    assert seen > 0  # real scripts have real ShellCheck findings (the shared corpus: hundreds)
 
 
 def test_configuration_key_must_be_a_boolean(tmp_path, capsys):

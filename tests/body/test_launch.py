@@ -12,10 +12,10 @@ from hypothesis import strategies as st
 
 from slurmspec.body import BodyInfo, Launch, analyse_body, find_env_assignments, find_launches
 from slurmspec.span import LineIndex
+from tests.corpus import corpus_files
 from tests.strategies import bodies_with_prefix, shell_bodies
 
 HEADER = "#!/bin/bash\n#SBATCH --nodes=2\n\n"
-CORPUS = Path("/work/shared/corpus/real")
 
 
 def analyse(body: str, header: str = HEADER) -> BodyInfo:
@@ -269,9 +269,8 @@ def _body_start(text: str) -> int:
     return len(text)
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason="corpus not available")
 def test_real_corpus(capsys: pytest.CaptureFixture[str]) -> None:
-    files = sorted(CORPUS.glob("*.sbatch"))
+    files = corpus_files()
     kinds: collections.Counter[str] = collections.Counter()
     with_launch = 0
     for path in files:

@@ -21,9 +21,9 @@ import pytest
 from slurmspec.cli import main
 from slurmspec.lint.engine import lint_script
 from slurmspec.parser.script import decode, parse_script
+from tests.corpus import CORPUS, corpus_files
 from tests.fix.support import fix
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus" / "real"
 
 # Files whose fix changes lines no original finding named, each a reported bug.
 # Strict: an entry that no longer strays fails the test, so it is removed when fixed.
@@ -97,12 +97,11 @@ def test_stray_changes_notices_a_line_outside_the_findings() -> None:
     assert stray_changes(before, "#!/bin/bash\n#SBATCH -t 5\nsrun x\nrm -rf /\n", {1}, ["rm -rf /"]) == []
 
 
-@pytest.mark.skipif(not CORPUS.is_dir(), reason=f"no corpus at {CORPUS}")
 def test_fix_the_real_corpus(tmp_path: Path, capsys) -> None:
+    corpus_files()
     copy = tmp_path / "real"
     shutil.copytree(CORPUS, copy)
     files = sorted(copy.glob("*.sbatch"))
-    assert len(files) >= 300
     originals = {path.name: path.read_bytes() for path in files}
 
     code = main(["lint", "--no-config", "--fix", "--unsafe-fixes", "--show-fixes", "--format", "json",

@@ -16,24 +16,21 @@ from slurmspec.spec import load_spec
 from slurmspec.spec.convert import convert_script
 from slurmspec.spec.toml_write import to_toml
 
-CORPUS = Path(__file__).resolve().parents[2].parent / "shared" / "corpus" / "real"
-FILES = sorted(p for p in CORPUS.glob("*") if p.suffix not in (".md", ".tsv")) if CORPUS.is_dir() else []
+from tests.corpus import corpus_files
 
 
 def effective(script) -> list[dict]:
     return [{s.name: s.value for s in c.request.settings} for c in script.components]
 
 
-@pytest.mark.skipif(not FILES, reason=f"corpus not found at {CORPUS}")
 @pytest.mark.parametrize("version", [(22, 5), (26, 5)], ids=["22.05", "26.05"])
 def test_corpus_round_trips_the_effective_request(version):
     failures = []
-    for path in FILES:
+    for path in corpus_files():
         original = parse_script(path.read_bytes(), str(path), version)
         spec = convert_script(original)
         assert load_spec(to_toml(spec), version) == spec, path  # the TOML text carries it all
         again = parse_script(emit(spec), str(path), version)
         if effective(again) != effective(original):
             failures.append(path.name)
-    assert len(FILES) == 301
-    assert failures == []  # all 301 scripts keep their request, hetjob components included
+    assert failures == []  # every script keeps its request, hetjob components included
