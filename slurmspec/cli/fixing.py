@@ -85,6 +85,10 @@ def summarize(outcomes: list[tuple[str, "FixOutcome"]], args: argparse.Namespace
                 err.write(f"{shown}:\n")
                 for item in outcome.applied:
                     err.write(f"    {item.code} ({item.name}): {item.title}\n")
+    for shown, outcome in outcomes:
+        for found in outcome.revealed:  # reported with the rest; said here because a fix made them count
+            err.write(f"{shown}:{found.span.line}: the fixes made sbatch read this line, and it has a problem"
+                      f" of its own: {found.code} ({found.name})\n")
     remaining = sum(len(o.diagnostics) for _, o in outcomes)
     err.write(f"{verb} {fixed} finding{'s' if fixed != 1 else ''} in {files} file{'s' if files != 1 else ''}"
               f"; {remaining} remain{'s' if remaining == 1 else ''}.\n")

@@ -37,6 +37,10 @@ class Fix:
     title: str  # imperative, shown to the user: "Convert DOS line breaks to \\n"
     edits: tuple[Edit, ...] = attrs.field(converter=tuple)
     applicability: Applicability = attrs.field(default=Applicability.SAFE, converter=Applicability)
+    # The fix only makes sbatch read text the user wrote and sbatch skipped (a late directive
+    # moved into the header, a near-miss made a directive, a byte order mark replaced by a
+    # shebang): a problem in that text is the user's, revealed, not one the fix introduced.
+    reveals: bool = False
 
     def __attrs_post_init__(self) -> None:
         ordered = sorted(self.edits, key=lambda e: (e.span.start, e.span.end))

@@ -5,12 +5,18 @@ touch (``apply.choose``), splice them in, re-parse and re-lint. Fixes that
 clashed are offered again by the next round's lint. The rounds stop when no
 applicable fix is left; after ``MAX_ROUNDS`` the fixes are said not to converge.
 
-The result is refused, and the script left as it was, when it adds a finding:
-a code is reported (at warning or error severity) more often after the fixes
-than before them. That covers a fix
-that breaks the parse (the parse family is findings too) and a fix that
-trades one problem for another. The rules whose fixes did it are named, so
-the user can report the bug and fall back to ``--ignore``.
+The result is refused, and the script left as it was, when a fix introduces
+a finding: a code is reported (at warning or error severity) more often after
+the fixes than before them, and the fix that did it wrote text of its own.
+That covers a fix that breaks the parse (the parse family is findings too)
+and a fix that trades one problem for another. The rules whose fixes did it
+are named, so the user can report the bug and fall back to ``--ignore``.
+
+A fix marked ``reveals`` only makes sbatch read text the user wrote (a late
+directive moved into the header, a byte order mark replaced by a shebang): a
+finding that appears with it was in the script all along, so the fix is
+applied and the finding reported (``FixOutcome.revealed``), as ruff reports
+what remains after its fixes.
 """
 
 from __future__ import annotations
@@ -45,6 +51,7 @@ class FixOutcome:
     applied: tuple[Applied, ...]
     diagnostics: tuple[Diagnostic, ...]  # what remains (the original findings when fixing failed)
     failure: str | None = None  # why the fixes were not applied
+    revealed: tuple[Diagnostic, ...] = ()  # findings that fixes marked `reveals` brought to light
 
     @property
     def changed(self) -> bool:
@@ -68,17 +75,28 @@ def _owners(fixes: Sequence[Fix], found: Sequence[Diagnostic]) -> list[Diagnosti
     return [d for d in found if d.fix is not None and d.fix in fixes]
 
 
-def _blame(text: str, chosen: list[Fix], found: list[Diagnostic], lint: Linter) -> str:
-    """Which rules' fixes, applied one at a time, add findings (or all of them, if only together)."""
+def _culprits(text: str, chosen: list[Fix], found: list[Diagnostic], lint: Linter) -> list[tuple[Fix, list[str]]]:
+    """The fixes that, applied one at a time, add findings, with the codes each adds.
+
+    Empty when no fix adds anything alone (the round's fixes only do it together).
+    """
     culprits = []
     for fix in chosen:
         _, alone = lint(apply_edits(text, fix.edits))
         added = _added(found, alone)
         if added:
-            owner = _owners([fix], found)[0]
-            culprits.append(f"{owner.code} ({owner.name}) fix {fix.title!r} adds {', '.join(added)}")
-    if culprits:
-        return "; ".join(culprits)
+            culprits.append((fix, added))
+    return culprits
+
+
+def _blame(culprits: list[tuple[Fix, list[str]]], chosen: list[Fix], found: list[Diagnostic]) -> str:
+    """Which rules' fixes add findings (or all of them, if only together)."""
+    named = []
+    for fix, added in culprits:
+        owner = _owners([fix], found)[0]
+        named.append(f"{owner.code} ({owner.name}) fix {fix.title!r} adds {', '.join(added)}")
+    if named:
+        return "; ".join(named)
     owners = sorted({f"{d.code} ({d.name})" for d in _owners(chosen, found)})
     return f"the fixes of {', '.join(owners)} together add findings"
 
@@ -111,11 +129,15 @@ def fix_text(text: str, lint: Linter, *, unsafe: bool = False) -> FixOutcome:
                                                  f" after {MAX_ROUNDS} rounds")
     # A fix may reveal a finding that a later round fixes (adding `#!` makes late
     # directives count, and the next round moves them): only the end result is judged.
-    added = _added(original_found, found)
-    if added:
-        before, before_found, chosen, _ = next(r for r in rounds if set(_added(original_found, r[3])) & set(added))
-        return _failed(text, original_found, _blame(before, chosen, before_found, lint))
-    return FixOutcome(original=text, text=current, applied=tuple(applied), diagnostics=tuple(found))
+    added = set(_added(original_found, found))
+    for before, before_found, chosen, after_found in rounds:
+        if not set(_added(before_found, after_found)) & added:
+            continue
+        culprits = _culprits(before, chosen, before_found, lint)
+        if not all(fix.reveals for fix in ([fix for fix, _ in culprits] or chosen)):
+            return _failed(text, original_found, _blame(culprits, chosen, before_found))
+    revealed = tuple(d for d in found if d.code in added and d.severity is not Severity.INFO)
+    return FixOutcome(original=text, text=current, applied=tuple(applied), diagnostics=tuple(found), revealed=revealed)
 
 
 def _codes(fixes: Sequence[Fix], found: Sequence[Diagnostic]) -> str:
