@@ -54,9 +54,13 @@ def rules_of(module: ModuleType) -> list[Rule]:
     return [value for value in vars(module).values() if isinstance(value, Rule)]
 
 
+ALL = "ALL"
+
+
 def selector_matches(rule: Rule, selector: str) -> bool:
-    """A selector is a code, a code prefix (``SB2``, ``SB20``) or a rule name."""
-    return rule.code.startswith(selector.upper()) or rule.name == selector.lower()
+    """A selector is ``ALL``, a code, a code prefix (``SB2``, ``SB20``) or a rule name."""
+    upper = selector.upper()
+    return upper == ALL or rule.code.startswith(upper) or rule.name == selector.lower()
 
 
 def known_selector(selector: str) -> bool:

@@ -28,15 +28,27 @@ def concise_line(diagnostic: Diagnostic, color: bool = False) -> str:
     return f"{_BOLD}{where}{_RESET} {_SEVERITY[diagnostic.severity]}{diagnostic.code}{_RESET} {message}"
 
 
-def summary(total: int) -> str:
-    return f"Found {total} problem{'s' if total != 1 else ''}." if total else ""
+def summary(found: list[Diagnostic]) -> list[str]:
+    """``Found N problems.``, then how many ``--fix`` (and ``--unsafe-fixes``) would fix, as ruff says it."""
+    if not found:
+        return []
+    lines = [f"Found {len(found)} problem{'s' if len(found) != 1 else ''}."]
+    safe = sum(1 for d in found if d.fix is not None and d.fix.applies(unsafe=False))
+    unsafe = sum(1 for d in found if d.fix is not None and d.fix.applies(unsafe=True)) - safe
+    if safe:
+        more = f" ({unsafe} more with `--fix --unsafe-fixes`)" if unsafe else ""
+        lines.append(f"[*] {safe} fixable with `--fix`{more}.")
+    elif unsafe:
+        lines.append(f"{unsafe} fixable with `--fix --unsafe-fixes` (review them first: `--diff --unsafe-fixes`).")
+    return lines
 
 
 def write_concise(results: Iterable[tuple], out: IO[str], *, color: bool = False, quiet: bool = False) -> None:
-    total = 0
+    found: list[Diagnostic] = []
     for _, diagnostics in results:
         for diagnostic in diagnostics:
-            total += 1
+            found.append(diagnostic)
             out.write(concise_line(diagnostic, color) + "\n")
-    if total and not quiet:
-        out.write(summary(total) + "\n")
+    if not quiet:
+        for line in summary(found):
+            out.write(line + "\n")

@@ -81,13 +81,16 @@ def write_text(
     results: Iterable[tuple[Script | None, list[Diagnostic]]], out: IO[str],
     color: bool | None = None, quiet: bool = False,
 ) -> None:
+    from slurmspec.report.concise import summary
+
     console = make_console(out, color)
-    total = 0
+    found: list[Diagnostic] = []
     for script, diagnostics in results:
         for diagnostic in diagnostics:
-            total += 1
+            found.append(diagnostic)
             for line in render(diagnostic, script):
                 console.print(line)
             console.print()
-    if total and not quiet:
-        console.print(Text(f"Found {total} problem{'s' if total != 1 else ''}.", style="bold"))
+    if not quiet:
+        for index, line in enumerate(summary(found)):
+            console.print(Text(line, style="bold" if index == 0 else ""))
