@@ -56,10 +56,13 @@ def error(message: str) -> int:
 
 
 def read_input(path: str) -> bytes:
-    if path == "-":
-        return sys.stdin.buffer.read()
-    with open(path, "rb") as handle:
-        return handle.read()
+    """The whole input (``-``: standard input); ``OSError`` when it is larger than any script slurmctld takes."""
+    from slurmspec.lint.limits import MAX_SCRIPT_BYTES, read_bounded
+
+    data = read_bounded(path)
+    if len(data) > MAX_SCRIPT_BYTES:
+        raise OSError(f"larger than {MAX_SCRIPT_BYTES // (1024 * 1024)} MiB, the most slurmctld accepts as a batch script")
+    return data
 
 
 def unknown_selectors(selectors: Sequence[str]) -> str | None:

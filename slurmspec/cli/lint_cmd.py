@@ -9,7 +9,7 @@ from typing import IO, Iterator, Sequence
 
 from slurmspec.report import COLOR_CHOICES, FORMATS
 from slurmspec.cli.common import (
-    EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, add_common, codes_arg, configs, error, read_input, unknown_selectors,
+    EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, add_common, codes_arg, configs, error, unknown_selectors,
 )
 
 # Files picked up when a folder is given: batch-script suffixes always, shell
@@ -55,31 +55,59 @@ def add_parser(commands) -> None:
 
 
 def _discover(paths: Sequence[str], errors: list[str], require_sbatch: bool = False) -> Iterator[str]:
+    """The inputs to lint. A path named on the command line is read even when it is a pipe
+    (``<(generate-job)``); in a folder only regular files are, others are skipped with a note
+    (a FIFO would block the run forever, a device never end)."""
     for path in paths:
         if path == "-" or os.path.isfile(path):
             if not require_sbatch or path == "-" or path.endswith(_SCRIPT_SUFFIXES) or _has_directive(path):
                 yield path
         elif os.path.isdir(path):
             yield from _walk(path)
+        elif os.path.exists(path):
+            yield path  # a FIFO, a device, /dev/fd/N: the user asked for it; reading is bounded
         else:
-            errors.append(f"{path}: no such file or folder")
+            errors.append(f"{path}: {_why_missing(path)}")
+
+
+def _why_missing(path: str) -> str:
+    try:
+        os.stat(path)
+    except OSError as exc:  # a dangling symlink or a symlink loop says more than "no such file"
+        if os.path.islink(path) and exc.strerror:
+            return f"cannot read: {exc.strerror}"
+    return "no such file or folder"
 
 
 def _walk(folder: str) -> Iterator[str]:
+    from slurmspec.lint.limits import file_kind
+
     for root, dirs, files in os.walk(folder):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
             full = os.path.join(root, name)
-            if name.endswith(_SCRIPT_SUFFIXES):
+            if not name.endswith(_SCRIPT_SUFFIXES) and not name.endswith(_SHELL_SUFFIXES):
+                continue
+            try:
+                kind = file_kind(full)
+            except OSError as exc:
+                _note(f"{full}: skipped, cannot read: {exc.strerror or exc}")
+                continue
+            if kind is not None:
+                _note(f"{full}: skipped, {kind} is not a script file")
+            elif name.endswith(_SCRIPT_SUFFIXES) or _has_directive(full):
                 yield full
-            elif name.endswith(_SHELL_SUFFIXES) and _has_directive(full):
-                yield full
+
+
+def _note(message: str) -> None:
+    sys.stderr.write(f"slurmspec: note: {message}\n")
 
 
 def _has_directive(path: str) -> bool:
+    from slurmspec.lint.limits import read_bounded
+
     try:
-        with open(path, "rb") as handle:
-            return b"#SBATCH" in handle.read()
+        return b"#SBATCH" in read_bounded(path)
     except OSError:
         return False
 
@@ -114,7 +142,8 @@ class _Settings:
 def run(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.lint.config import ConfigError
     from slurmspec.lint.diagnostic import severity_rank
-    from slurmspec.lint.engine import INTERNAL_ERROR, lint_script
+    from slurmspec.lint.engine import INTERNAL_ERROR, lint_script, too_large_finding
+    from slurmspec.lint.limits import MAX_SCRIPT_BYTES, head_of, read_bounded
     from slurmspec.lint.shellcheck import ShellCheckError, is_shellcheck_selector
     from slurmspec.parser.script import parse_script
 
@@ -151,9 +180,13 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
             settings_cache[key] = _Settings(args, config, located)
         settings = settings_cache[key]
         try:
-            data = read_input(path)
+            data = read_bounded(path)
         except OSError as exc:
             errors.append(f"{shown}: cannot read: {exc.strerror or exc}")
+            continue
+        if len(data) > MAX_SCRIPT_BYTES:  # refused by slurmctld; never analysed, never fixed
+            script = parse_script(head_of(data), shown, settings.version)
+            results.append((script, too_large_finding(script, settings.rules), settings.fail_on))
             continue
         shellcheck = settings.shellcheck_for(located)
         try:

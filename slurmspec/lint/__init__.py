@@ -17,10 +17,14 @@ def lint_text(
     Never raises on content: a rule that fails becomes an SB900 finding. With
     ``shellcheck=True`` it raises ``ShellCheckError`` when ShellCheck cannot run.
     """
-    from slurmspec.lint.engine import lint_script
+    from slurmspec.lint.engine import lint_script, too_large_finding
+    from slurmspec.lint.limits import MAX_SCRIPT_BYTES, head_of
     from slurmspec.parser.script import parse_script
     from slurmspec.version import NEWEST
 
+    data = source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source
+    if len(data) > MAX_SCRIPT_BYTES:
+        return too_large_finding(parse_script(head_of(data), path, version or NEWEST))
     checker = None
     if shellcheck:
         import os

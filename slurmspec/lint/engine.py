@@ -23,6 +23,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from slurmspec.lint.shellcheck import ShellCheck
 
 INTERNAL_ERROR = "SB900"
+TOO_LARGE = "SB106"
 
 
 @lru_cache(maxsize=1)
@@ -142,6 +143,24 @@ class _WithShellCheck(frozenset):
 
     def __contains__(self, code: object) -> bool:
         return super().__contains__(code) or (isinstance(code, str) and self.shellcheck.wants(code))
+
+
+def too_large_finding(head: Script, rules: Iterable[Rule] | None = None) -> list[Diagnostic]:
+    """SB106 for a script over slurmctld's size limit, of which only ``head`` was parsed (if SB106 is selected)."""
+    table = registry()
+    if rules is not None and TOO_LARGE not in {rule.code for rule in rules}:
+        return []
+    from slurmspec.lint.limits import MAX_SCRIPT_BYTES
+
+    first = head.lines[0].span if head.lines else head.span(0, 0)
+    context = Context(head, table)
+    context.report(
+        TOO_LARGE, first,
+        f"the script is larger than {MAX_SCRIPT_BYTES // (1024 * 1024)} MiB, the most slurmctld accepts unless the"
+        " site raised `max_script_size`; the job is refused (\"Pathname of a file, directory or other parameter"
+        " too long\"). slurmspec read no further: move data the job needs into a file it reads",
+    )
+    return context.found
 
 
 def _internal_error(context: Context, exc: Exception, codes: list[str]) -> Diagnostic:

@@ -1,0 +1,55 @@
+"""Inputs slurmspec reads whole only when sbatch would: regular files up to slurmctld's size limit.
+
+slurmctld refuses a batch script larger than ``SchedulerParameters=max_script_size``,
+4 MiB unless the site raised it (``src/slurmctld/job_mgr.c:_test_job_desc_fields()``,
+"Pathname of a file, directory or other parameter too long"). Reading stops one byte
+past that: a larger script is reported (SB106) from its first lines, never analysed,
+so time and memory stay bounded whatever the input (a 10 GB log file, ``/dev/zero``).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+import sys
+
+MAX_SCRIPT_BYTES = 4 * 1024 * 1024  # slurmctld's default max_script_size
+HEAD_BYTES = 64 * 1024  # what is parsed of a larger script, to show where it starts
+
+
+class NotAFile(OSError):
+    """A path that names a FIFO, a device or a socket, met while walking a folder."""
+
+
+def file_kind(path: str) -> str | None:
+    """None for a regular file (symlinks followed); else what it is ("FIFO", "device", ...).
+
+    Raises ``OSError`` when the path cannot be examined (a dangling link, a link loop).
+    """
+    mode = os.stat(path).st_mode
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    return "not a regular file"
+
+
+def read_bounded(path: str, limit: int = MAX_SCRIPT_BYTES) -> bytes:
+    """At most ``limit + 1`` bytes of ``path`` (``-``: standard input); more than ``limit`` means too large."""
+    if path == "-":
+        return sys.stdin.buffer.read(limit + 1)
+    with open(path, "rb") as handle:
+        return handle.read(limit + 1)
+
+
+def head_of(data: bytes) -> bytes:
+    """The first lines of an oversized script: enough to show and to judge its first line."""
+    head = data[:HEAD_BYTES]
+    cut = head.rfind(b"\n")
+    return head[: cut + 1] if cut > 0 else head
