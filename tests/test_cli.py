@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 from slurmspec.cli import main
+from slurmspec.kinds import Severity
+from slurmspec.lint import lint_text
 
 SAMPLES = Path(__file__).resolve().parent.parent / "samples"
 BAD = "#!/bin/bash\n#SBATCH --nod=2\n#SBATCH --constraint=[rack1*2&rack2*4] --bogus\nsrun x\n"
@@ -85,10 +87,15 @@ def test_unreadable_or_missing_path_is_exit_2(tmp_path):
     assert b"Traceback" not in result.stderr
 
 
-def test_usage_errors_are_exit_2():
+def test_usage_errors_are_exit_2(tmp_path):
+    clean = tmp_path / "clean.sbatch"  # a file that lints clean: the exit 2 can only come from the flag
+    clean.write_text("#!/bin/bash\n#SBATCH --time=10\nsrun hostname\n")
+    assert run("lint", "--no-config", str(clean)).returncode == 0
     assert run("lint").returncode == 2
-    assert run("lint", "--slurm-version", "21.08", "x").returncode == 2
-    assert run("lint", "--select", "SB999", "x").returncode == 2
+    result = run("lint", "--no-config", "--slurm-version", "21.08", str(clean))
+    assert result.returncode == 2 and b"unsupported Slurm version" in result.stderr
+    result = run("lint", "--no-config", "--select", "SB999", str(clean))
+    assert result.returncode == 2 and b"`SB999` is not a rule code" in result.stderr
 
 
 def test_broken_script_content_is_a_finding_not_exit_2(tmp_path):
@@ -128,8 +135,9 @@ def test_parse_prints_the_model(capsys):
 
 def test_every_sample_lints_without_crashing():
     for sample in sorted(SAMPLES.glob("*.sbatch")):
-        result = run("lint", str(sample))
-        assert result.returncode in (0, 1), result.stderr
+        result = run("lint", "--no-config", str(sample))
+        failing = any(d.severity.rank >= Severity.WARNING.rank for d in lint_text(sample.read_bytes(), str(sample)))
+        assert result.returncode == (1 if failing else 0), result.stderr
         assert b"Traceback" not in result.stderr
 
 

@@ -14,6 +14,8 @@ from slurmspec.cli import main
 from slurmspec.fix.edit import Edit, Fix
 from slurmspec.fix.loop import MAX_ROUNDS, fix_text
 from slurmspec.fix.write import ChangedOnDisk, write_atomically
+from slurmspec.kinds import Severity
+from slurmspec.lint import lint_text
 from slurmspec.lint.diagnostic import Diagnostic
 from slurmspec.parser.script import parse_script
 from slurmspec.span import Span
@@ -26,6 +28,11 @@ CLEAN = FIXED
 
 def run(*args: str, stdin: bytes | None = None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "slurmspec", *args], input=stdin, capture_output=True, timeout=60)
+
+
+def expected_exit(data: bytes) -> int:
+    """What `lint` must exit with for a file that ends up as ``data``: 1 when a warning or error remains."""
+    return 1 if any(d.severity.rank >= Severity.WARNING.rank for d in lint_text(data)) else 0
 
 
 def script_file(tmp_path: Path, data: bytes, mode: int = 0o644, name: str = "job.sbatch") -> Path:
@@ -41,7 +48,7 @@ def test_fix_rewrites_the_file_atomically_and_keeps_its_mode(tmp_path, capsys):
     inode = path.stat().st_ino
     code = main(["lint", "--no-config", "--fix", str(path)])
     err = capsys.readouterr().err
-    assert code in (0, 1), err
+    assert code == expected_exit(FIXED), err
     assert path.read_bytes() == FIXED
     assert stat.S_IMODE(path.stat().st_mode) == 0o750
     # A rename put a new file in place (never a write into the old one), and no temporary is left behind.
@@ -60,7 +67,7 @@ def test_write_atomically_keeps_permission_bits(tmp_path, mode):
 def test_fix_leaves_a_clean_file_alone(tmp_path, capsys):
     path = script_file(tmp_path, CLEAN)
     before = path.stat()
-    assert main(["lint", "--no-config", "--fix", str(path)]) in (0, 1)
+    assert main(["lint", "--no-config", "--fix", str(path)]) == expected_exit(CLEAN)
     after = path.stat()
     assert path.read_bytes() == CLEAN and (after.st_ino, after.st_mtime_ns) == (before.st_ino, before.st_mtime_ns)
     assert "Fixed 0 findings in 0 files" in capsys.readouterr().err
@@ -213,6 +220,35 @@ def test_a_fix_that_adds_a_finding_is_refused_and_named():
     assert [d.code for d in outcome.diagnostics] == [d.code for d in bad_rule_lint(text)[1]]
 
 
+_HINT = "#SBATCH --hint=nomultithread --threads-per-core=1\n"
+
+
+def _adds_a_dropped_hint(reveals: bool):
+    """The real linter plus SB993, whose fix adds a `--hint` that sbatch drops: an SB212 warning (no fix)."""
+    def lint(text: str):
+        rendered, found = _real_lint(text)
+        if "--hint" not in text:
+            at = text.find("\n") + 1
+            fix = Fix(title="Add a hint", edits=[_fake_fix(text, at, at, _HINT).edits[0]], reveals=reveals)
+            found = [*found, _fake(text, "SB993", "fake-hinter", fix)]
+        return rendered, found
+    return lint
+
+
+def test_a_fix_that_adds_a_warning_is_refused():
+    text = "#!/bin/bash\n#SBATCH -t 5\nsrun x\n"
+    outcome = fix_text(text, _adds_a_dropped_hint(reveals=False))
+    assert outcome.text == text and "SB993 (fake-hinter)" in outcome.failure and "adds SB212" in outcome.failure
+
+
+def test_a_revealing_fix_is_applied_and_what_it_reveals_is_reported():
+    text = "#!/bin/bash\n#SBATCH -t 5\nsrun x\n"
+    outcome = fix_text(text, _adds_a_dropped_hint(reveals=True))
+    assert outcome.failure is None and outcome.text == text.replace("\n", "\n" + _HINT, 1)
+    assert [d.code for d in outcome.revealed] == ["SB212"]
+    assert "SB212" in [d.code for d in outcome.diagnostics]
+
+
 def test_a_fix_that_changes_nothing_is_refused():
     def lint(text: str):
         rendered, found = _real_lint(text)
@@ -311,7 +347,8 @@ def test_unsafe_fixes_apply_with_fix_and_show_in_diff(tmp_path, capsys):
     out = capsys.readouterr().out
     assert "-#SBATCH --job-nmae=x\n+#SBATCH --job-name=x\n" in out
     assert path.read_bytes() == MISSPELT
-    assert main(["lint", "--no-config", "--fix", "--unsafe-fixes", str(path)]) in (0, 1)
+    assert main(["lint", "--no-config", "--fix", "--unsafe-fixes", str(path)]) == expected_exit(
+        MISSPELT.replace(b"--job-nmae", b"--job-name"))
     assert path.read_bytes() == MISSPELT.replace(b"--job-nmae", b"--job-name")
 
 
@@ -385,7 +422,7 @@ def test_fix_on_a_folder_fixes_the_batch_scripts_only(tmp_path, capsys):
     script_file(tmp_path, CRLF, name="a.sbatch")
     script_file(tmp_path, CRLF, name="notes.txt")
     script_file(tmp_path, b"echo hi\r\n", name="plain.sh")  # no directive: not a batch script
-    assert main(["lint", "--no-config", "--fix", str(tmp_path)]) in (0, 1)
+    assert main(["lint", "--no-config", "--fix", str(tmp_path)]) == expected_exit(FIXED)
     capsys.readouterr()
     assert (tmp_path / "a.sbatch").read_bytes() == FIXED
     assert (tmp_path / "notes.txt").read_bytes() == CRLF
