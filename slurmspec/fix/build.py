@@ -83,10 +83,10 @@ def drop_directive(script: Script, directive, title: str, applicability: Applica
     return None if edit is None else make_fix(title, [edit], applicability)
 
 
-def make_fix(title: str, edits, applicability: Applicability = Applicability.SAFE) -> Fix | None:
+def make_fix(title: str, edits, applicability: Applicability = Applicability.SAFE, *, reveals: bool = False) -> Fix | None:
     """A Fix, or None when the edits collide (two options on one line being rewritten twice)."""
     try:
-        return Fix(title=title, edits=edits, applicability=applicability)
+        return Fix(title=title, edits=edits, applicability=applicability, reveals=reveals)
     except ValueError:
         return None
 

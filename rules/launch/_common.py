@@ -1,0 +1,216 @@
+"""What several launch rules share: the launches, each step's geometry, message helpers.
+
+The per-script facts are computed once through ``ctx.shared``: every launch
+with the ``srun`` that starts it (``steps``), the geometry of a step
+(``step_geometry``; ``None`` is the job itself), the launcher steps SB301–SB306
+compare (``launcher_steps``) and the ``python`` steps SB310–SB312 compare
+(``python_steps``).
+
+Shared conventions: a script that sets ``CUDA_VISIBLE_DEVICES`` (or the ROCm
+equivalents) itself chose its devices, so the GPU-count rules stay silent;
+launches inside a loop or sent to the background are usually one of several
+concurrent steps sharing the allocation, so the "GPUs idle" rules skip them.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from slurmspec.body.model import Launch
+from slurmspec.body.wrappers import basename
+from slurmspec.lint.context import Context
+from slurmspec.rules.launch import _geometry
+from slurmspec.rules.launch._geometry import Geometry
+
+_DEVICE_VARS = frozenset({"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
+                          "ZE_AFFINITY_MASK", "GPU_DEVICE_ORDINAL"})
+_LOOPS = frozenset({"for", "while", "until"})
+_LAUNCHERS = ("torchrun", "accelerate", "deepspeed")
+# python -m modules that are tools, not the job's work.
+_TOOL_MODULES = frozenset({"pip", "venv", "ensurepip", "site", "http.server", "json.tool", "pip3",
+                           "virtualenv", "ipykernel", "jupyter", "notebook", "nvitop", "gpustat",
+                           "compileall", "pdb", "cProfile", "timeit", "wandb", "tensorboard"})
+
+
+# -- per-script facts, computed once ---------------------------------------------
+
+
+def steps(ctx: Context) -> tuple[tuple[Launch, Launch | None], ...]:
+    """Every launch with the ``srun`` that starts it (or None), in file order."""
+    return ctx.shared(_steps)
+
+
+def _steps(ctx: Context) -> tuple[tuple[Launch, Launch | None], ...]:
+    return tuple(_geometry.launch_steps(ctx.script))
+
+
+def step_geometry(ctx: Context, srun: Launch | None) -> Geometry | None:
+    """The shape of the step ``srun`` starts (of the job for None); see ``_geometry.step_geometry``."""
+    memo = ctx.shared(_geometries)
+    try:
+        return memo[id(srun)][1]
+    except KeyError:
+        geom = _geometry.step_geometry(ctx.script, srun)
+        memo[id(srun)] = (srun, geom)  # keeps `srun` alive, so its id is not reused
+        return geom
+
+
+def _geometries(ctx: Context) -> dict[int, tuple[Launch | None, Geometry | None]]:
+    return {}
+
+
+def job_geometry(ctx: Context) -> Geometry:
+    """The shape of the job (its first component)."""
+    return step_geometry(ctx, None)
+
+
+def sets_devices(ctx: Context) -> bool:
+    """The script picks its GPUs itself (``CUDA_VISIBLE_DEVICES`` and the like)."""
+    return ctx.shared(_sets_devices)
+
+
+def _sets_devices(ctx: Context) -> bool:
+    script = ctx.script
+    if any(a.name in _DEVICE_VARS for a in script.body.exports):
+        return True
+    return any(a.name in _DEVICE_VARS for launch in script.body.all_launches() for a in launch.env)
+
+
+@attrs.frozen
+class LauncherStep:
+    """A ``torchrun``/``accelerate launch``/``deepspeed`` launch and the step it runs in."""
+
+    launch: Launch
+    srun: Launch | None
+    geom: Geometry
+    name: str  # as messages call it: `torchrun`, `python -m torch.distributed.launch`
+    # The job's nodes (2 or more) when the launcher runs in the batch script itself,
+    # so on the first node only (SB302); the other launcher rules then skip it.
+    first_node_only: int | None
+
+
+def launcher_steps(ctx: Context) -> tuple[LauncherStep, ...]:
+    """The launcher steps SB301–SB306 compare with the allocation (not those under mpirun/horovodrun)."""
+    return ctx.shared(_launcher_steps)
+
+
+def _launcher_steps(ctx: Context) -> tuple[LauncherStep, ...]:
+    found = []
+    for launch, srun in steps(ctx):
+        if launch.kind not in _LAUNCHERS:
+            continue
+        if any(k in ("mpirun", "horovodrun") for k in launch.outer):
+            continue
+        geom = step_geometry(ctx, srun)
+        if geom is None:
+            continue
+        nodes = None
+        if srun is None and launch.kind != "deepspeed" and not launch.outer:
+            nodes = _job_nodes_min(ctx.script)
+            if nodes is not None and nodes < 2:
+                nodes = None
+        found.append(LauncherStep(launch, srun, geom, launcher_name(launch), nodes))
+    return tuple(found)
+
+
+def python_steps(ctx: Context) -> tuple[tuple[Launch, Launch | None, Geometry], ...]:
+    """The ``python`` work (a script or module) run directly or by one ``srun``, with its step's geometry.
+
+    Empty when the script chooses its GPUs itself (SB310–SB312 then stay silent).
+    """
+    return ctx.shared(_python_steps)
+
+
+def _python_steps(ctx: Context) -> tuple[tuple[Launch, Launch | None, Geometry], ...]:
+    if sets_devices(ctx):
+        return ()
+    found = []
+    for launch, srun in steps(ctx):
+        if not _is_work(launch) or launch.outer not in ((), ("srun",)):
+            continue
+        geom = step_geometry(ctx, srun)
+        if geom is None:
+            continue
+        found.append((launch, srun, geom))
+    return tuple(found)
+
+
+def _is_work(launch: Launch) -> bool:
+    """A ``python`` launch that runs a script or module (not ``-c``, pip, venv...)."""
+    if launch.kind != "python" or not launch.program:
+        return False
+    program = launch.program
+    if launch.has("module"):
+        return program.split(".")[0] not in _TOOL_MODULES and program not in _TOOL_MODULES
+    return program.endswith(".py") or "/" in program or program.startswith("$")
+
+
+def _job_nodes_min(script, component: int = 0) -> int | None:
+    try:
+        setting = script.components[component].request.get("nodes")
+    except (IndexError, AttributeError):
+        return None
+    value = None if setting is None else getattr(setting.value, "minimum", None)
+    return value if isinstance(value, int) else None
+
+
+# -- small helpers -----------------------------------------------------------------
+
+
+def assigns(script, *names: str) -> bool:
+    """The script sets one of ``names`` (``export``, an assignment, or on a launch line)."""
+    return any(a.name in names for a in script.body.exports) or any(
+        a.name in names for launch in script.body.all_launches() for a in launch.env
+    )
+
+
+def repeated(launch: Launch) -> bool:
+    """In a loop or in the background: probably one of several concurrent steps."""
+    return launch.backgrounded or bool(_LOOPS.intersection(launch.context))
+
+
+def launcher_name(launch: Launch) -> str:
+    """How a launcher is called in messages: `torchrun`, `python -m torch.distributed.launch`."""
+    if launch.entry:
+        return f"python -m {launch.entry}"
+    if launch.kind == "accelerate":
+        return "accelerate launch"
+    return basename(launch.command) or launch.kind
+
+
+def program(launch: Launch) -> str:
+    """How a ``python`` run is called in messages: `python train.py`, `python -m pkg`."""
+    cmd = basename(launch.command)
+    if launch.kind == "python" and launch.program:
+        return f"{cmd} -m {launch.program}" if launch.has("module") else f"{cmd} {launch.program}"
+    return cmd
+
+
+def plural(n: int, word: str) -> str:
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+def idle(n: int, what: str = "") -> str:
+    """``3 GPUs stay idle`` / ``1 GPU stays idle`` / ``1 of them stays idle``."""
+    noun = what or ("GPU" if n == 1 else "GPUs")
+    return f"{n} {noun} {'stays' if n == 1 else 'stay'} idle"
+
+
+def option_span(launch: Launch, *names: str):
+    """The span of the last of ``names`` on the launch line, else of its command."""
+    for opt in reversed(launch.options):
+        if opt.name in names:
+            return opt.span
+    return launch.command_span
+
+
+def nodes_note(geom: Geometry) -> tuple[str, ...]:
+    return (f"the node count comes from {geom.node_source}",) if geom.node_source else ()
+
+
+def gpu_note(geom: Geometry) -> tuple[str, ...]:
+    return (f"the GPUs per node come from {geom.gpu_source}",) if geom.gpu_source else ()
+
+
+def task_note(geom: Geometry) -> tuple[str, ...]:
+    return (f"the tasks come from {geom.task_source}",) if geom.task_source else ()

@@ -1,0 +1,47 @@
+"""The fix SB301, SB310 and SB311 share: set the tasks per node of a step."""
+
+from __future__ import annotations
+
+from slurmspec.fix.build import delete_directives, make_fix, replace
+from slurmspec.fix.edit import Fix
+from slurmspec.kinds import Applicability
+from slurmspec.model.script import Script
+
+_TASKS_PER_NODE = ("ntasks-per-node", "tasks-per-node")
+
+
+def set_tasks_per_node(script: Script, srun, count: int, why: str) -> Fix | None:
+    """SB301/SB310/SB311: give the step ``count`` tasks per node (1 under torchrun and friends,
+    one per GPU for DDP/Horovod/DeepSpeed/Lightning under srun).
+
+    Edits where the count comes from: the `srun` line's own `--ntasks-per-node`, else the
+    header's (a header `--ntasks` becomes `--ntasks-per-node`, since with a task count per
+    node the total follows from the nodes). Unsafe: it changes the job's shape.
+    """
+    options = getattr(srun, "options", ()) if srun is not None else ()
+    if any(o.name == "ntasks" for o in options):
+        return None  # `srun -n N`: the step's own total; which count was meant is unclear
+    title = f"Run {count} task{'s' if count != 1 else ''} per node ({why})"
+    own = [o for o in options if o.name in _TASKS_PER_NODE]
+    if own:
+        span = own[-1].value_span
+        return None if span is None else make_fix(title, [replace(script, span.start, span.end, str(count))], Applicability.UNSAFE)
+    request = script.components[0].request if len(script.components) == 1 else None
+    if request is None:
+        return None
+    per_node, tasks = request.get("ntasks-per-node"), request.get("ntasks")
+    if per_node is not None and not per_node.inherited and per_node.directive.value_span is not None:
+        span = per_node.directive.value_span
+        edits = [replace(script, span.start, span.end, str(count))]
+        if tasks is not None:
+            dropped = delete_directives(script, [*tasks.overridden, tasks.directive])
+            if dropped is None:
+                return None
+            edits.extend(dropped)
+        return make_fix(title, edits, Applicability.UNSAFE)
+    if tasks is not None and not tasks.overridden and tasks.directive.span is not None:
+        span = tasks.directive.span
+        if script.source[span.start:span.start + 1] != "-":
+            return None
+        return make_fix(title, [replace(script, span.start, span.end, f"--ntasks-per-node={count}")], Applicability.UNSAFE)
+    return None

@@ -1,0 +1,130 @@
+"""SB310: two or more GPUs per node driven by a single `python` process per node.
+
+A job step runs one task per node unless asked for more (`man srun`,
+`--ntasks`: "The default is one task per node"), and one process drives one GPU
+unless the program starts its own workers. The rule keeps quiet whenever
+anything in the script suggests that it does.
+"""
+
+from __future__ import annotations
+
+import re
+
+from slurmspec.body.wrappers import basename
+from slurmspec.kinds import Fixability, Outcome, Severity
+from slurmspec.lint.context import Context
+from slurmspec.lint.rule import rule
+from slurmspec.rules.launch._common import gpu_note, idle, program, python_steps, repeated, steps, task_note
+from slurmspec.rules.launch._fixes import set_tasks_per_node
+
+_SPAWNING = frozenset({"torchrun", "accelerate", "deepspeed", "horovodrun", "mpirun"})
+# Arguments or programs that hand a GPU/process count to the program, or name a
+# framework that starts its own workers: the program may use every GPU itself.
+_GPU_HINT = re.compile(
+    r"gpu|device|nproc|world.?size|parallel|distributed|ddp|fsdp|strategy|accelerat|launcher|"
+    r"tp.?size|tensor|pipeline|num.?proc|n.?procs|vllm|sglang|\bray\b|deepspeed|megatron|horovod|"
+    r"spawn|multi.?process|jax|\bcuda\b|num.?workers.?per|lightning|hydra/launcher",
+    re.IGNORECASE,
+)
+# Words in the body that show the work is multi-GPU aware: frameworks that start their own
+# workers or drive every visible GPU from one process, and variables telling the program
+# how many GPUs it has.
+_SCRIPT_HINT = re.compile(
+    r"torch\.distributed|distributeddataparallel|dataparallel|deepspeed|megatron|accelerate|horovod|"
+    r"vllm|sglang|\bjax|\bray\b|nccl|world.?size|nproc|mp\.spawn|tensor.?parallel|\btp.?size|"
+    r"\bn_?gpus?\b|num.?gpus?|gpu.?count|gpus.?per|gpus.?on.?node|slurm_gpus|visible_devices|"
+    r"--devices|strategy|lightning|tensorflow|keras|\bfsdp|disbatch|dask|parsl|submitit|snakemake|nextflow",
+    re.IGNORECASE,
+)
+# Commands that only inspect or move files: an srun of one of them does not use the GPUs.
+_TRIVIAL = frozenset({"hostname", "nvidia-smi", "echo", "mkdir", "cp", "rm", "tar", "rsync", "ls", "date",
+                      "env", "cat", "true", "sleep", "printenv", "pwd", "uname", "df", "du", "touch", "which"})
+_RUNS_SCRIPT = re.compile(r"^\s*(?:(?:time|exec|bash|sh|zsh)\s+)*(?:\./|/|~/|\$\{?\w+\}?/)?[\w./${}-]*\.sh\b")
+
+
+@rule("SB310", "gpus-idle-single-process", Severity.ERROR, Outcome.WRONG, fix=Fixability.SOMETIMES)
+def gpus_idle_single_process(ctx: Context) -> None:
+    """
+    ## What it does
+    Finds a job with two or more GPUs per node whose work is a single `python` process per
+    node (`python train.py` or `srun python train.py` with one task per node) and that has no
+    launcher starting per-GPU processes (`torchrun`, `accelerate`, `deepspeed`, `horovodrun`,
+    `mpirun`). It stays silent when the program's arguments mention GPUs, devices or a
+    distributed strategy (the program may spawn its own workers), when the script sets
+    `CUDA_VISIBLE_DEVICES`, and for launches in loops or in the background.
+
+    ## Why is this bad?
+    One process drives one GPU unless the program itself spawns workers or uses
+    `DataParallel`; the other GPUs are allocated, billed and idle, and they block other
+    users. This is the most common GPU waste on shared clusters.
+
+    ## Example
+    ```sbatch
+    #!/bin/bash
+    #SBATCH --nodes=1
+    #SBATCH --ntasks=1
+    #SBATCH --gres=gpu:8
+    #SBATCH --time=04:00:00
+    srun python train.py --epochs 10
+    ```
+
+    ## Use instead
+    ```sbatch
+    #!/bin/bash
+    #SBATCH --nodes=1
+    #SBATCH --ntasks-per-node=8
+    #SBATCH --gres=gpu:8
+    #SBATCH --time=04:00:00
+    srun python train.py --epochs 10
+    ```
+
+    ## Slurm versions
+    All.
+
+    ## References
+    - `man srun`, `--ntasks` ("The default is one task per node")
+    - `man sbatch`, `--ntasks-per-node`, `--gres`
+    """
+    work = python_steps(ctx)
+    if not work:
+        return
+    script = ctx.script
+    launches = steps(ctx)
+    spawning = any(l.kind in _SPAWNING for l, _ in launches)
+    reported = _other_work(script, launches)  # reported at most once, and never beside other GPU work
+    for launch, srun, geom in work:
+        gpn, tpn = geom.gpus_per_node, geom.tasks_per_node
+        if gpn is None or gpn == 0 or repeated(launch) or (srun is not None and repeated(srun)):
+            continue
+        if not (tpn == 1 or srun is None):
+            continue  # several tasks per node: SB311 compares them with the GPUs
+        if gpn >= 2 and not spawning and not reported and not _hinted(launch):
+            reported = True
+            where = srun if srun is not None else launch
+            fix = (f"start one task per GPU (`#SBATCH --ntasks-per-node={gpn}` and `srun`)"
+                   f" or use `torchrun --nproc_per_node={gpn}`")
+            ctx.report(
+                "SB310", where.span if where.span.end_line == where.span.line else where.command_span,
+                f"the job has {gpn} GPUs per node but `{program(launch)}` runs as a single process"
+                f" per node: unless the program starts one process per GPU itself, {idle(gpn - 1)}; {fix}",
+                notes=gpu_note(geom) + task_note(geom),
+                fix=set_tasks_per_node(script, srun, gpn, "one task per GPU") if srun is not None else None,
+            )
+
+
+def _hinted(launch) -> bool:
+    return any(_GPU_HINT.search(word) for word in (launch.program or "", *launch.args))
+
+
+def _other_work(script, launches) -> bool:
+    """True when something besides plain ``python`` may use the GPUs, so SB310 keeps quiet."""
+    if _SCRIPT_HINT.search(script.source, script.header_end):
+        return True
+    for launch, srun in launches:
+        if launch.kind == "srun" and launch.inner is None:
+            if basename(launch.program or "") not in _TRIVIAL:
+                return True
+    for line in script.lines:
+        if line.kind == "command" and line.span.start >= script.header_end and _RUNS_SCRIPT.match(line.text):
+            return True
+    return False

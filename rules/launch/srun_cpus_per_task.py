@@ -1,0 +1,89 @@
+"""SB320: `srun` in a job with `--cpus-per-task` on the releases where it does not inherit it.
+
+`man sbatch` (22.05), `--cpus-per-task`: "Beginning with 22.05, srun will not
+inherit the --cpus-per-task value requested by salloc or sbatch. It must be
+requested again with the call to srun or set with the SRUN_CPUS_PER_TASK
+environment variable"; 23.11 reads `SLURM_CPUS_PER_TASK` again (gate
+``SRUN_INHERITS_CPUS``).
+"""
+
+from __future__ import annotations
+
+from slurmspec.gates import SRUN_INHERITS_CPUS
+from slurmspec.kinds import Outcome, Severity
+from slurmspec.lint.context import Context
+from slurmspec.lint.rule import rule
+from slurmspec.rules.launch._common import step_geometry
+from slurmspec.version import format_version
+
+
+@rule("SB320", "srun-cpus-per-task-not-inherited", Severity.WARNING, Outcome.WRONG)
+def srun_cpus_per_task_not_inherited(ctx: Context) -> None:
+    """
+    ## What it does
+    On Slurm 22.05 and 23.02, finds an `srun` line in a job with `--cpus-per-task` above 1
+    that neither passes `-c`/`--cpus-per-task` itself nor follows an
+    `export SRUN_CPUS_PER_TASK=...`.
+
+    ## Why is this bad?
+    In these releases `srun` stopped reading `SLURM_CPUS_PER_TASK`: the step's tasks get one
+    CPU each, so threaded programs (OpenMP, data loaders) run on a single core. 23.11
+    restored the inheritance.
+
+    ## Example
+    ```sbatch 22.05
+    #!/bin/bash
+    #SBATCH --ntasks=4
+    #SBATCH --cpus-per-task=8
+    #SBATCH --time=01:00:00
+    srun ./solver
+    ```
+
+    ## Use instead
+    ```sbatch 22.05
+    #!/bin/bash
+    #SBATCH --ntasks=4
+    #SBATCH --cpus-per-task=8
+    #SBATCH --time=01:00:00
+    export SRUN_CPUS_PER_TASK=$SLURM_CPUS_PER_TASK
+    srun ./solver
+    ```
+
+    ## Slurm versions
+    22.05 and 23.02 only (the Example triggers only with `--slurm-version 22.05` or
+    `23.02`).
+
+    ## References
+    - `man sbatch` (22.05), `--cpus-per-task` ("Beginning with 22.05, srun will not inherit
+      the --cpus-per-task value requested by salloc or sbatch")
+    - Slurm 22.05 `RELEASE_NOTES` ("srun will no longer read in SLURM_CPUS_PER_TASK"); 23.11
+      reads it again
+    - reframe-hpc/reframe#2655; snakemake-executor-plugin-slurm#41
+    """
+    if ctx.version >= SRUN_INHERITS_CPUS:
+        return
+    script = ctx.script
+    exported = [a for a in script.body.exports if a.name == "SRUN_CPUS_PER_TASK"]
+    for launch in script.body.all_launches():
+        if launch.kind != "srun" or launch.has("cpus-per-task"):
+            continue
+        if any(a.name == "SRUN_CPUS_PER_TASK" for a in launch.env):
+            continue
+        if any(a.span.start < launch.span.start for a in exported):
+            continue
+        if step_geometry(ctx, launch) is None:
+            continue  # several hetjob components, or one given by a variable
+        comp = 0
+        het = launch.value("het-group")
+        if het is not None and het.isdigit() and int(het) < len(script.components):
+            comp = int(het)
+        setting = script.components[comp].request.get("cpus-per-task")
+        cpt = getattr(setting.value, "value", None) if setting is not None else None
+        if not isinstance(cpt, int) or cpt < 2:
+            continue
+        ctx.report(
+            "SB320", launch.command_span,
+            f"on Slurm {format_version(ctx.version)} `srun` does not inherit `--cpus-per-task={setting.raw}`"
+            f" from the job: each task gets 1 CPU. Add `-c {setting.raw}` (or `-c \"$SLURM_CPUS_PER_TASK\"`)"
+            f" to this line, or `export SRUN_CPUS_PER_TASK=$SLURM_CPUS_PER_TASK` before it",
+        )

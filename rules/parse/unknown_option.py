@@ -1,0 +1,74 @@
+"""SB001: an `#SBATCH` option sbatch does not know, with a did-you-mean respelling.
+
+sbatch parses the directive words with glibc ``getopt_long`` over the option
+table of ``src/common/slurm_opt.c``; an unknown long option makes it print
+``unrecognized option`` and refuse the script.
+"""
+
+from __future__ import annotations
+
+from slurmspec.fix.build import replace
+from slurmspec.fix.edit import Fix
+from slurmspec.kinds import Applicability, ArgKind, Fixability, IssueKind, Outcome, Severity
+from slurmspec.lint.context import Context
+from slurmspec.lint.rule import rule
+from slurmspec.model.options import lookup
+from slurmspec.model.script import ParseIssue
+from slurmspec.rules.parse._issues import issues_of
+
+
+@rule("SB001", "unknown-option", Severity.ERROR, Outcome.REFUSED, fix=Fixability.SOMETIMES)
+def unknown_option(ctx: Context) -> None:
+    """
+        ## What it does
+        Finds `#SBATCH` options that sbatch does not know, and suggests the closest real option.
+
+        ## Why is this bad?
+        sbatch parses every directive with `getopt_long`; an unknown option makes it print
+        `unrecognized option` and refuse the whole script, so the job never reaches the queue.
+
+        ## Example
+        ```sbatch
+        #!/bin/bash
+        #SBATCH --gpu-per-node=4
+        srun python train.py
+        ```
+
+        ## Use instead
+        ```sbatch
+        #!/bin/bash
+        #SBATCH --gpus-per-node=4
+        srun python train.py
+        ```
+
+        ## Slurm versions
+        All. Which options exist depends on the target version (`--slurm-version`).
+
+        ## References
+        - `man sbatch`, OPTIONS
+        - `src/common/slurm_opt.c` (the option table), glibc `getopt_long`
+    """
+    for issue in issues_of(ctx, IssueKind.UNKNOWN_OPTION):
+        ctx.report("SB001", issue.span, issue.message, fix=_respell(ctx, issue))
+
+
+def _respell(ctx: Context, issue: ParseIssue) -> Fix | None:
+    """Write the one did-you-mean candidate instead (unsafe: the closest name is a guess).
+
+    Not offered when there is no single candidate, and not when the candidate
+    could not take the value as written: a flag (``ArgKind.NONE``) followed by
+    ``=value`` would turn SB001 into SB006 (``--hodl=yes`` is not ``--hold=yes``).
+    """
+    if len(issue.candidates) != 1 or not issue.candidates[0].startswith("--"):
+        return None
+    candidate = issue.candidates[0]
+    spec = lookup(candidate[2:])
+    written = ctx.script.source[issue.span.start:issue.span.end]
+    if spec is None or not written.startswith("--") or "=" in written:
+        return None
+    follows = ctx.script.source[issue.span.end:issue.span.end + 1]
+    if follows == "=" and spec.argument_in(ctx.version) is ArgKind.NONE:
+        return None
+    return Fix(title=f"Write `{candidate}` for `{written}`",
+               edits=[replace(ctx.script, issue.span.start, issue.span.end, candidate)],
+               applicability=Applicability.UNSAFE)

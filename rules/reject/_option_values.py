@@ -1,0 +1,76 @@
+"""The one checker behind SB110–SB122: values an option's own parser refuses.
+
+The typed-value parsers in ``slurmspec.model.values`` mark each problem with
+``rejected=True`` exactly when Slurm refuses the value (sbatch's ``arg_set_*``
+handlers in ``src/common/slurm_opt.c``, or slurmctld at submission). The value
+kind of the option decides the rule; kinds without a rule of their own share
+SB122 (invalid-option-value). Accepted-but-suspicious values (``--time=0``, a
+dropped mail type...) belong to the traps family.
+"""
+
+from __future__ import annotations
+
+from slurmspec.lint.context import Context
+from slurmspec.model.options import CHECKED_WHEN_EFFECTIVE
+from slurmspec.model.request import hint_is_dropped
+from slurmspec.model.script import Directive
+
+# Value kind -> rule code. Kinds not listed share SB122 (invalid-option-value).
+_CODE_BY_KIND = {
+    "duration": "SB110",
+    "datetime": "SB111",
+    "memory": "SB112",
+    "count": "SB113",
+    "count0": "SB113",
+    "node-count": "SB114",
+    "gres": "SB115",
+    "gpus": "SB115",
+    "tres-per-task": "SB115",
+    "array": "SB116",
+    "dependency": "SB117",
+    "signal": "SB118",
+    "distribution": "SB119",
+    "mail-type": "SB120",
+    "constraint": "SB121",
+}
+OTHER_VALUES = "SB122"
+
+
+def check_option_values(ctx: Context) -> None:
+    """Report every refused value of a directive Slurm checks, under its value kind's code."""
+    for directive in _checked_directives(ctx):
+        code = _CODE_BY_KIND.get(directive.option.kind or "", OTHER_VALUES)
+        for problem in directive.typed.problems:
+            if not problem.rejected:
+                continue
+            shown = directive.raw if len(directive.raw) <= 60 else directive.raw[:57] + "..."
+            ctx.report(
+                code,
+                ctx.script.span_in_value(directive, problem.start, problem.end),
+                f"{problem.message} (in `{shown}`)",
+            )
+
+
+def _checked_directives(ctx: Context) -> list[Directive]:
+    """Directives whose value Slurm validates: read by sbatch, typed, and still in effect.
+
+    Kinds in ``CHECKED_WHEN_EFFECTIVE`` are only checked for the occurrence that
+    wins (a later one replaces an earlier bad value unchecked); a ``--hint`` that
+    another option makes sbatch drop is never checked.
+    """
+    effective = {
+        id(setting.directive)
+        for component in ctx.script.components
+        for setting in component.request.settings
+    }
+    checked = []
+    for directive in ctx.script.directives:
+        if directive.ignored or directive.typed is None:
+            continue
+        kind = directive.option.kind
+        if kind in CHECKED_WHEN_EFFECTIVE and id(directive) not in effective:
+            continue
+        if kind == "hint" and hint_is_dropped(ctx.script.components[directive.component].request, ctx.version):
+            continue
+        checked.append(directive)
+    return checked

@@ -1,0 +1,237 @@
+"""SB201: `#SBATCH` lines after the first command, which sbatch never reads.
+
+sbatch reads directives only up to the first line that is not a comment or
+blank (`src/sbatch/opt.c:_opt_batch_script()`); every later `#SBATCH` line is
+silently ignored. Lines that are data (a here-document, a multi-line quoted
+string, a Python triple-quoted string: a script this one writes or submits)
+are not reported. The fix moves the lines, with the comments right above
+them, into the header.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Sequence
+
+from slurmspec.fix.build import delete_line, insert, line_text_with_newline
+from slurmspec.fix.edit import Fix
+from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
+from slurmspec.lint.context import Context
+from slurmspec.lint.rule import rule
+from slurmspec.model.script import DirectiveLine, LineKind, Script
+from slurmspec.rules.traps._header import clip
+
+
+@rule("SB201", "directive-after-command", Severity.WARNING, Outcome.WRONG, fix=Fixability.SOMETIMES)
+def directive_after_command(ctx: Context) -> None:
+    """
+        ## What it does
+        Finds `#SBATCH` (and `#SLURM`) lines that come after the first command of the script,
+        and names the command that ended the header.
+
+        ## Why is this bad?
+        sbatch reads directives only up to the first line that is not a comment or blank; every
+        `#SBATCH` line after it is silently ignored. A `module load` or `export` placed above the
+        directives, or a directive appended at the end, quietly drops time limits, GPUs or
+        partitions. Lines inside a here-document (a script the job writes or submits) are not
+        reported.
+
+        ## Example
+        ```sbatch
+        #!/bin/bash
+        #SBATCH --job-name=train
+        module load cuda
+        #SBATCH --gpus-per-node=4
+        srun python train.py
+        ```
+
+        ## Use instead
+        ```sbatch
+        #!/bin/bash
+        #SBATCH --job-name=train
+        #SBATCH --gpus-per-node=4
+        module load cuda
+        srun python train.py
+        ```
+
+        ## Slurm versions
+        All.
+
+        ## References
+        - `man sbatch`: "sbatch will stop processing further #SBATCH directives once the first
+          non-comment non-whitespace line has been reached"
+        - `src/sbatch/opt.c:_opt_batch_script()`
+    """
+    script = ctx.script
+    first_command = None
+    heredoc: set[int] | None = None
+    late: list[DirectiveLine] = []
+    for dline in script.directive_lines:
+        if dline.in_header:
+            continue
+        if not dline.words and not dline.separator:
+            continue  # a bare "#SBATCH" below the header asks for nothing
+        if script.shebang is None:
+            continue  # sbatch refuses the whole script (SB103); nothing is read at all
+        if heredoc is None:
+            heredoc = _data_lines(script)
+            first_command = _command_line(script)
+        if dline.line.number in heredoc:
+            continue  # part of a script this one writes or submits
+        late.append(dline)
+    if not late:
+        return
+    data = multiline_words(script)
+    movable_lines = [dline for dline in late if movable(script, dline, data)]
+    fix = move_into_header(script, movable_lines) if movable_lines else None
+    for dline in late:
+        _report_late(ctx, dline, first_command, fix if dline in movable_lines else None)
+
+
+def _report_late(ctx: Context, dline: DirectiveLine, first_command, fix) -> None:
+    text = dline.line.text
+    if first_command is not None:
+        where = (f"the first command (line {first_command.number}:"
+                 f" `{clip(first_command.text.strip(), 40)}`)")
+        advice = f"move it above line {first_command.number}"
+    else:  # pragma: no cover - a late line implies a command before it
+        where = "the first command"
+        advice = "move it above the first command"
+    ctx.report(
+        "SB201", dline.line.span,
+        f"`{clip(text, 50)}` comes after {where}; sbatch stops reading directives at the"
+        f" first command and silently ignores this line, so {advice}",
+        fix=fix,
+    )
+
+
+def _command_line(script: Script):
+    """The line that ended the header (the first command), or None."""
+    for line in script.lines:
+        if line.span.start == script.header_end and line.kind == LineKind.COMMAND:
+            return line
+    return None
+
+
+# --------------------------------------------------------------------------- data lines
+
+_HEREDOC = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z0-9_.-]+)\1")
+_SHELLS = re.compile(r"\b(?:ba|z|k|c|tc|da|fi)?sh\b")
+
+
+def _data_lines(script: Script) -> set[int]:
+    """Body lines that are data, not code: here-documents of a shell script, or the
+    triple-quoted strings of a Python one. Their #SBATCH lines belong to a script
+    this one writes or submits."""
+    shebang = script.shebang
+    if shebang is not None and not _SHELLS.search(shebang.text):
+        return _string_lines(script)
+    inside: set[int] = set()
+    delimiters: list[str] = []
+    for line in script.lines:
+        if line.span.start < script.header_end:
+            continue
+        if delimiters:
+            inside.add(line.number)
+            if line.text.strip() == delimiters[0]:
+                delimiters.pop(0)
+            continue
+        if line.kind == LineKind.COMMAND:
+            text = line.text.replace("<<<", "   ")
+            delimiters.extend(m.group(2) for m in _HEREDOC.finditer(text))
+    return inside
+
+
+def _string_lines(script: Script) -> set[int]:
+    inside: set[int] = set()
+    quote = None
+    for line in script.lines:
+        if quote is not None:
+            inside.add(line.number)
+        for match in re.finditer(r"\'\'\'|\"\"\"", line.text):
+            if quote is None:
+                quote = match.group()
+            elif match.group() == quote:
+                quote = None
+    return inside
+
+
+def multiline_words(script: Script) -> list[tuple[int, int]]:
+    """(start, end) of shell words in the body that span lines: quoted strings such as
+    `echo "...\n#SBATCH ...\n"` or `python -c '...'`, whose `#SBATCH` lines are data."""
+    from slurmspec.body.shell import Word, tokenize
+
+    try:
+        tokens = tokenize(script.source[script.header_end:], base=script.header_end)
+    except Exception:  # the body scanner never should; then treat nothing as movable data
+        return [(script.header_end, len(script.source))]
+    return [(t.start, t.end) for t in tokens if isinstance(t, Word) and "\n" in t.text]
+
+
+# --------------------------------------------------------------------------- the fix
+
+
+def movable(script: Script, dline: DirectiveLine, data: Sequence[tuple[int, int]] = ()) -> bool:
+    """A late line that can move into the header without a second thought: it reads cleanly
+    (no parse problem, no refused value), sets only options the header does not set (else
+    moving it would silently replace the header's value: which one was meant is the
+    user's call; the same for two late lines setting one option), and does not start a
+    hetjob component (that changes the job's shape)."""
+    if dline.separator or any(_on_span(issue.span.start, dline) for issue in script.issues):
+        return False
+    if any(start < dline.line.span.start < end for start, end in data):
+        return False  # inside a quoted string: data for another program, not a directive
+    header = {d.option.long for d in script.directives if not d.ignored}
+    elsewhere = {d.option.long for other in script.directive_lines if not other.in_header and other is not dline
+                 for d in script.directives if _on(d, other)}
+    if any(d.option.long in header or d.option.long in elsewhere for d in script.directives if _on(d, dline)):
+        return False
+    return all(d.typed is None or d.typed.ok for d in script.directives if _on(d, dline))
+
+
+def _on(directive, dline: DirectiveLine) -> bool:
+    return dline.line.span.start <= directive.span.start < dline.line.span.end
+
+
+def _on_span(offset: int, dline: DirectiveLine) -> bool:
+    return dline.line.span.start <= offset < dline.line.span.end
+
+
+def _attached_comments(script: Script, dline: DirectiveLine, taken: set[int]) -> list:
+    """Comment lines right above a late directive (no blank line between): they describe it."""
+    block = []
+    index = next(i for i, line in enumerate(script.lines) if line is dline.line)
+    for line in reversed(script.lines[:index]):
+        if line.kind != LineKind.COMMENT or line.span.start < script.header_end or line.number in taken:
+            break
+        block.append(line)
+    return list(reversed(block))
+
+
+def move_into_header(script: Script, late: Sequence[DirectiveLine]) -> Fix:
+    """Move late directive lines (with the comment lines right above them) into the
+    header, after its last directive, in their order. ``late`` holds only ``movable`` lines.
+    """
+    header_dlines = [d for d in script.directive_lines if d.in_header]
+    if header_dlines:
+        last = header_dlines[-1].line
+        at = last.span.end + len(last.newline)
+        lead = "" if last.newline else "\n"
+    elif script.shebang is not None:  # right under the `#!` line, where directives belong
+        at = script.shebang.span.end + len(script.shebang.newline)
+        lead = "" if script.shebang.newline else "\n"
+    else:
+        at, lead = script.header_end, ""
+    moved_lines, taken = [], set()
+    for dline in late:
+        for line in (*_attached_comments(script, dline, taken), dline.line):
+            if line.number not in taken:
+                taken.add(line.number)
+                moved_lines.append(line)
+    text = lead + "".join(line_text_with_newline(line) for line in moved_lines)
+    edits = [insert(script, at, text), *(delete_line(script, line) for line in moved_lines)]
+    # With hetjob components the lines land in the last one; which one was meant is unknowable.
+    # The moved lines are the user's: a problem in them is revealed, not introduced (reveals=True).
+    return Fix(title="Move the directives after the first command into the header", edits=edits,
+               applicability=Applicability.UNSAFE if len(script.components) > 1 else Applicability.SAFE,
+               reveals=True)
