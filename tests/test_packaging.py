@@ -27,6 +27,12 @@ def test_every_subpackage_is_listed():
         for init in (ROOT / "slurmspec").rglob("__init__.py")
         if "__pycache__" not in init.parts
     }
+    # rules/ installs as slurmspec.rules (package-dir), family folders included.
+    on_disk |= {
+        ".".join(("slurmspec", *init.parent.relative_to(ROOT).parts))
+        for init in (ROOT / "rules").rglob("__init__.py")
+        if "__pycache__" not in init.parts
+    }
     assert on_disk - listed == set()
     assert {"slurmspec.rules", "slurmspec.grammar"} <= listed
 
