@@ -65,3 +65,19 @@ SRUN_INHERITS_CPUS: Version = (23, 11)
 TRES_PER_TASK_ENV: Version = (23, 11)
 # SLURM_CPUS_PER_TASK is also set from --tres-per-task=cpu:N from 23.02.
 CPUS_PER_TASK_FROM_TRES: Version = (23, 2)
+
+# --- option values (slurmspec/model/values) ----------------------------------------
+# src/common/proc_args.c parse_int(): a count above INT_MAX is refused ("too large") from 23.02 (22.05 cast it to int).
+COUNTS_ABOVE_INT_MAX_REFUSED: Version = (23, 2)
+# src/common/proc_args.c verify_node_count(): -N takes a job size list (`1,4,8`, `1-15:4`) from 23.02.
+NODE_SIZE_LISTS: Version = (23, 2)
+# src/common/slurm_opt.c: --tres-per-task stops reading the 23.02 `gres:gpu:2` item form from 23.11 (type/name=count only).
+TRES_PER_TASK_GRES_COLON_FORM_DROPPED: Version = (23, 11)
+# src/common/parse_time.c: --begin/--deadline know the `elevenses` keyword (11:00) from 24.05.
+TIME_ELEVENSES: Version = (24, 5)
+# src/common/slurm_opt.c arg_set_gres_flags(): a comma list plus one-task-per-sharing / multiple-tasks-per-sharing from 24.05.
+GRES_FLAGS_NEW_NAMES: Version = (24, 5)
+# src/common/tres_bind.c tres_bind_verify_cmdline(): --gpu-bind words compared whole, arguments checked, map:/mask: accepted from 26.05.
+GPU_BIND_STRICT: Version = (26, 5)
+# src/common/slurm_opt.c arg_set_requeue(): a --requeue value other than `expedite` is refused from 26.05 (25.11 ignored it).
+REQUEUE_VALUE_CHECKED: Version = (26, 5)

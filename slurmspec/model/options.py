@@ -10,6 +10,12 @@ from functools import lru_cache
 
 import attrs
 
+from slurmspec.gates import (
+    EXPORT_FILE_REMOVED,
+    EXPORT_FILE_RESTORED,
+    GET_USER_ENV_TAKES_NO_ARGUMENT,
+    REQUEUE_TAKES_OPTIONAL_ARGUMENT,
+)
 from slurmspec.kinds import ArgKind
 from slurmspec.version import Version
 
@@ -151,13 +157,13 @@ _ALIASES = {"cluster": "clusters", "tasks-per-node": "ntasks-per-node"}
 # Argument kinds that changed between releases (slurm-semantics.md §7):
 # 25.05 made --get-user-env take no argument, 25.11 let --requeue take "=expedite".
 _ARG_CHANGES: dict[str, tuple[tuple[Version, str], ...]] = {
-    "get-user-env": (((25, 5), NONE),),
-    "requeue": (((25, 11), OPTIONAL),),
+    "get-user-env": ((GET_USER_ENV_TAKES_NO_ARGUMENT, NONE),),
+    "requeue": ((REQUEUE_TAKES_OPTIONAL_ARGUMENT, OPTIONAL),),
 }
 
 # --export-file was removed for security in 23.02.5 and restored in 24.05; at the
 # granularity of major releases it is missing from 23.11 only.
-_GAPS: dict[str, tuple[Version, Version]] = {"export-file": ((23, 11), (24, 5))}
+_GAPS: dict[str, tuple[Version, Version]] = {"export-file": (EXPORT_FILE_REMOVED, EXPORT_FILE_RESTORED)}
 
 # srun/salloc-only options that sbatch rejects as unrecognized (slurm-semantics.md §1);
 # knowing them lets us say "this belongs on the srun line" instead of "unknown".

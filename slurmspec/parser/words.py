@@ -22,10 +22,10 @@ from __future__ import annotations
 import attrs
 
 from slurmspec.kinds import IssueKind
+from slurmspec.gates import ESCAPED_SPACE_JOINS
 from slurmspec.version import Version
 
 _SPACE = " \t\n\v\f\r"
-_ESCAPED_SPACE_SINCE: Version = (24, 5)
 
 
 @attrs.frozen
@@ -60,7 +60,7 @@ def tokenise(text: str, base: int, version: Version) -> Tokenised:
     comment_start = None
     dropped_start = None
     pos, n = 0, len(text)
-    escaped_space_joins = version >= _ESCAPED_SPACE_SINCE
+    escaped_space_joins = version >= ESCAPED_SPACE_JOINS
     while True:
         while pos < n and text[pos] in _SPACE:
             pos += 1

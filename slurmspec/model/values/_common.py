@@ -75,10 +75,6 @@ def problem(
     return ValueProblem(message, start, end, rejected)
 
 
-def at_least(version: tuple[int, int], major: int, minor: int) -> bool:
-    return tuple(version) >= (major, minor)
-
-
 def fmt_version(major: int, minor: int) -> str:
     return f"{major:02d}.{minor:02d}"
 

@@ -14,8 +14,11 @@ import re
 
 import attrs
 
+from slurmspec.gates import GPU_BIND_STRICT
+from slurmspec.version import NEWEST, Version
+
 from ._base import Parsed
-from ._common import at_least, bad, problem, split_spans, strtol, tick
+from ._common import bad, problem, split_spans, strtol, tick
 from .counts import Count
 from .time import NO_VAL, duration_seconds
 
@@ -65,7 +68,7 @@ def _bind_list(arg: str) -> bool:
     return bool(arg) and all(_LIST_ITEM.fullmatch(x) for x in arg.split(","))
 
 
-def parse_gpu_bind(text: str, version: tuple[int, int] = (26, 5)) -> Parsed:
+def parse_gpu_bind(text: str, version: Version = NEWEST) -> Parsed:
     body, verbose = text, False
     if body.lower().startswith("verbose,"):
         body, verbose = body[8:], True
@@ -77,9 +80,9 @@ def parse_gpu_bind(text: str, version: tuple[int, int] = (26, 5)) -> Parsed:
     return parsed
 
 
-def _gpu_bind_body(text: str, body: str, version: tuple[int, int]) -> Parsed:
+def _gpu_bind_body(text: str, body: str, version: Version) -> Parsed:
     low = body.lower()
-    old = not at_least(version, 26, 5)
+    old = version < GPU_BIND_STRICT
     start = len(text) - len(body) if text.lower().endswith(body.lower()) else 0
     for word in ("closest", "none"):
         if low == word or (not old and low.startswith(word)):
@@ -112,14 +115,14 @@ def _gpu_bind_body(text: str, body: str, version: tuple[int, int]) -> Parsed:
                "`map_gpu:<list>`, `mask_gpu:<list>`, `per_task:<n>` or `single:<n>`")
 
 
-def parse_tres_bind(text: str, version: tuple[int, int] = (26, 5)) -> Parsed:
+def parse_tres_bind(text: str, version: Version = NEWEST) -> Parsed:
     values = []
     problems = []
     for piece, start, end in split_spans(text, "+"):
         res, colon, rest = piece.partition(":")
         if not res.startswith("gres/") or not colon:
             return bad(text, f"{tick(piece)} is not `gres/<name>:<binding>`", start, end)
-        sub = parse_gpu_bind(rest, (26, 5))
+        sub = parse_gpu_bind(rest, NEWEST)
         for p in sub.problems:
             problems.append(problem(text, p.message, start + len(res) + 1 + p.start,
                                     start + len(res) + 1 + p.end, p.rejected))

@@ -12,8 +12,11 @@ import re
 
 import attrs
 
+from slurmspec.gates import COUNTS_ABOVE_INT_MAX_REFUSED, NODE_SIZE_LISTS
+from slurmspec.version import NEWEST, Version
+
 from ._base import Parsed
-from ._common import INT_MAX, LONG_MAX, at_least, bad, problem, strtol, tick, to_c_int
+from ._common import INT_MAX, LONG_MAX, bad, problem, strtol, tick, to_c_int
 
 NICE_LIMIT = 2147483645  # NICE_OFFSET - 3, slurm_opt.c:arg_set_nice()
 NO_VAL = 0xFFFFFFFE
@@ -44,7 +47,7 @@ class Priority:
     top: bool = False
 
 
-def _parse_int(text: str, version: tuple[int, int], positive: bool, what: str) -> Parsed:
+def _parse_int(text: str, version: Version, positive: bool, what: str) -> Parsed:
     value, end = strtol(text)
     if value is None or end != len(text):
         at = end if value is not None else 0
@@ -62,7 +65,7 @@ def _parse_int(text: str, version: tuple[int, int], positive: bool, what: str) -
     if value >= LONG_MAX:
         return bad(text, f"{tick(text)} is too large for {what}")
     if value > INT_MAX:
-        if at_least(version, 23, 2):
+        if version >= COUNTS_ABOVE_INT_MAX_REFUSED:
             return bad(text, f"{tick(text)} is too large for {what} (at most {INT_MAX})")
         wrapped = to_c_int(value)
         # 22.05 casts the long to int; a wrapped non-positive count fails later checks.
@@ -72,12 +75,12 @@ def _parse_int(text: str, version: tuple[int, int], positive: bool, what: str) -
     return Parsed(Count(value))
 
 
-def parse_count(text: str, version: tuple[int, int] = (26, 5)) -> Parsed:
+def parse_count(text: str, version: Version = NEWEST) -> Parsed:
     """A positive integer (``parse_int(positive=true)``): -n, -c, --ntasks-per-*, ..."""
     return _parse_int(text, version, True, "this option")
 
 
-def parse_count0(text: str, version: tuple[int, int] = (26, 5)) -> Parsed:
+def parse_count0(text: str, version: Version = NEWEST) -> Parsed:
     """A non-negative integer (``parse_int(positive=false)``): --core-spec."""
     return _parse_int(text, version, False, "this option")
 
@@ -124,8 +127,8 @@ def _size_list(text: str) -> Parsed:
     return Parsed(NodeCount(ordered[0], ordered[-1], ordered))
 
 
-def parse_node_count(text: str, version: tuple[int, int] = (26, 5)) -> Parsed:
-    if ("," in text or ":" in text) and at_least(version, 23, 2):
+def parse_node_count(text: str, version: Version = NEWEST) -> Parsed:
+    if ("," in text or ":" in text) and version >= NODE_SIZE_LISTS:
         return _size_list(text)
     if "," in text or ":" in text:
         return bad(text, f"{tick(text)} is a node size list, which needs Slurm 23.02 or "
@@ -161,7 +164,7 @@ def parse_node_count(text: str, version: tuple[int, int] = (26, 5)) -> Parsed:
     return Parsed(NodeCount(lo, hi), tuple(problems))
 
 
-def parse_nice(text: str | None, version: tuple[int, int] = (26, 5)) -> Parsed:
+def parse_nice(text: str | None, version: Version = NEWEST) -> Parsed:
     """--nice[=adjustment]: strtoll() with no error checking, default 100."""
     if text is None:
         return Parsed(Nice(100))
@@ -184,7 +187,7 @@ def parse_nice(text: str | None, version: tuple[int, int] = (26, 5)) -> Parsed:
     return Parsed(Nice(value), tuple(problems))
 
 
-def parse_priority(text: str, version: tuple[int, int] = (26, 5)) -> Parsed:
+def parse_priority(text: str, version: Version = NEWEST) -> Parsed:
     """--priority=value|TOP: strtoll() with no check of trailing text."""
     if text.lower() == "top":
         return Parsed(Priority(None, True))

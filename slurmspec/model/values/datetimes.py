@@ -15,8 +15,11 @@ import re
 
 import attrs
 
+from slurmspec.gates import TIME_ELEVENSES
+from slurmspec.version import NEWEST, Version
+
 from ._base import Parsed
-from ._common import at_least, bad, problem, strtol, tick
+from ._common import bad, problem, strtol, tick
 
 DATETIME_HINT = "use `HH:MM[:SS]`, `YYYY-MM-DD[THH:MM[:SS]]`, `now+N<unit>` or `tomorrow`"
 _UNITS = (("seconds", 1), ("second", 1), ("minutes", 60), ("minute", 60),
@@ -141,7 +144,7 @@ def _two(s: str, i: int, lenient: bool = False) -> tuple[int, int]:
     return value, i
 
 
-def parse_datetime(text: str, version: tuple[int, int] = (26, 5), option: str = "--begin") -> Parsed:
+def parse_datetime(text: str, version: Version = NEWEST, option: str = "--begin") -> Parsed:
     """Parse a --begin/--deadline value the way parse_time(str, past=0) does."""
     try:
         return _parse_datetime(text, version, option)
@@ -157,7 +160,7 @@ def parse_datetime(text: str, version: tuple[int, int] = (26, 5), option: str = 
                    f"position {fail.pos}){hint}; {DATETIME_HINT}", pos, end)
 
 
-def _parse_datetime(text: str, version: tuple[int, int], option: str) -> Parsed:
+def _parse_datetime(text: str, version: Version, option: str) -> Parsed:
     s = text.split("\n", 1)[0]
     if s[:3].lower() == "uts":
         value, end = strtol(s, 3)
@@ -177,7 +180,7 @@ def _parse_datetime(text: str, version: tuple[int, int], option: str) -> Parsed:
             continue
         low = s[i:].lower()
         word = next((w for w in ("today", "tomorrow", *clocks) if low.startswith(w)), None)
-        if word == "elevenses" and not at_least(version, 24, 5):
+        if word == "elevenses" and version < TIME_ELEVENSES:
             raise _Fail(i, "`elevenses` needs Slurm 24.05 or newer")
         if word:
             keywords.append(word)
@@ -256,9 +259,9 @@ def _now_delta(s: str, i: int) -> tuple[int, int]:
     return sign * count, i
 
 
-def parse_begin(text: str, version: tuple[int, int] = (26, 5)) -> Parsed:
+def parse_begin(text: str, version: Version = NEWEST) -> Parsed:
     return parse_datetime(text, version, "--begin")
 
 
-def parse_deadline(text: str, version: tuple[int, int] = (26, 5)) -> Parsed:
+def parse_deadline(text: str, version: Version = NEWEST) -> Parsed:
     return parse_datetime(text, version, "--deadline")

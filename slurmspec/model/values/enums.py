@@ -12,8 +12,19 @@ import re
 
 import attrs
 
+from slurmspec.gates import (
+    EXCLUSIVE_ALLOCATION,
+    EXCLUSIVE_TOPO,
+    EXPORT_NIL,
+    GET_USER_ENV_TAKES_NO_ARGUMENT,
+    GRES_FLAGS_NEW_NAMES,
+    REQUEUE_TAKES_OPTIONAL_ARGUMENT,
+    REQUEUE_VALUE_CHECKED,
+)
+from slurmspec.version import NEWEST, OLDEST, Version, format_version
+
 from ._base import Parsed
-from ._common import at_least, bad, problem, split_spans, strtol, tick
+from ._common import bad, problem, split_spans, strtol, tick
 from .counts import Count
 
 MAIL_TYPES = ("NONE", "BEGIN", "END", "FAIL", "REQUEUE", "ALL", "INVALID_DEPEND", "STAGE_OUT",
@@ -160,8 +171,8 @@ def parse_propagate(text: str | None, version: object = None) -> Parsed:
     return Parsed(Flags(values))
 
 
-def parse_gres_flags(text: str, version: tuple[int, int] = (26, 5)) -> Parsed:
-    newer = at_least(version, 24, 5)
+def parse_gres_flags(text: str, version: Version = NEWEST) -> Parsed:
+    newer = version >= GRES_FLAGS_NEW_NAMES
     allowed = ("disable-binding", "enforce-binding")
     if newer:
         allowed += ("one-task-per-sharing", "multiple-tasks-per-sharing")
@@ -204,20 +215,19 @@ def parse_no_kill(text: str | None, version: object = None) -> Parsed:
     return bad(text, f"{tick(text)} is not a --no-kill value; use `off`, `no` or `set`")
 
 
-def parse_exclusive(text: str | None, version: tuple[int, int] = (26, 5)) -> Parsed:
+def parse_exclusive(text: str | None, version: Version = NEWEST) -> Parsed:
     # slurm_opt.c:arg_set_exclusive(); topo added 24.05, allocation 26.05.
     if text is None or text == "":
         return Parsed(Choice("exclusive"))
     low = text.lower()
-    allowed = {"user": (22, 5), "mcs": (22, 5), "exclusive": (22, 5),
-               "oversubscribe": (22, 5), "topo": (24, 5), "allocation": (26, 5)}
+    allowed = {"user": OLDEST, "mcs": OLDEST, "exclusive": OLDEST,
+               "oversubscribe": OLDEST, "topo": EXCLUSIVE_TOPO, "allocation": EXCLUSIVE_ALLOCATION}
     if low not in allowed:
         return bad(text, f"{tick(text)} is not an --exclusive mode; use `user`, `mcs`"
-                   + (", `topo`" if at_least(version, 24, 5) else "")
-                   + (" or `allocation`" if at_least(version, 26, 5) else ""))
-    if not at_least(version, *allowed[low]):
-        major, minor = allowed[low]
-        return bad(text, f"`--exclusive={low}` needs Slurm {major:02d}.{minor:02d} or newer")
+                   + (", `topo`" if version >= EXCLUSIVE_TOPO else "")
+                   + (" or `allocation`" if version >= EXCLUSIVE_ALLOCATION else ""))
+    if version < allowed[low]:
+        return bad(text, f"`--exclusive={low}` needs Slurm {format_version(allowed[low])} or newer")
     problems = ()
     if low in ("exclusive", "oversubscribe"):
         problems = (problem(text, f"`{low}` is an undocumented --exclusive value",
@@ -225,10 +235,10 @@ def parse_exclusive(text: str | None, version: tuple[int, int] = (26, 5)) -> Par
     return Parsed(Choice(low), problems)
 
 
-def parse_get_user_env(text: str | None, version: tuple[int, int] = (26, 5)) -> Parsed:
+def parse_get_user_env(text: str | None, version: Version = NEWEST) -> Parsed:
     if text is None:
         return Parsed(UserEnv())
-    if at_least(version, 25, 5):
+    if version >= GET_USER_ENV_TAKES_NO_ARGUMENT:
         return bad(text, "--get-user-env takes no value since Slurm 25.05 (the timeout and "
                    "mode were removed)")
     value, end = strtol(text)
@@ -238,15 +248,15 @@ def parse_get_user_env(text: str | None, version: tuple[int, int] = (26, 5)) -> 
     return Parsed(UserEnv(value, mode or None))
 
 
-def parse_requeue(text: str | None, version: tuple[int, int] = (26, 5)) -> Parsed:
+def parse_requeue(text: str | None, version: Version = NEWEST) -> Parsed:
     if text is None:
         return Parsed(Choice("requeue"))
-    if not at_least(version, 25, 11):
+    if version < REQUEUE_TAKES_OPTIONAL_ARGUMENT:
         return bad(text, "--requeue takes no value before Slurm 25.11")
     if text.lower() != "expedite":
         return Parsed(None, (problem(text, f"{tick(text)} is not a --requeue value; the only "
                                      "one is `expedite`",
-                                     rejected=at_least(version, 26, 5)),))
+                                     rejected=version >= REQUEUE_VALUE_CHECKED),))
     return Parsed(Choice("expedite"))
 
 
@@ -258,9 +268,9 @@ def parse_oom_kill_step(text: str | None, version: object = None) -> Parsed:
     return Parsed(Choice(text))
 
 
-def parse_export(text: str, version: tuple[int, int] = (26, 5)) -> Parsed:
+def parse_export(text: str, version: Version = NEWEST) -> Parsed:
     up = text.upper()
-    if up in ("ALL", "NONE") or (up == "NIL" and at_least(version, 23, 2)):
+    if up in ("ALL", "NONE") or (up == "NIL" and version >= EXPORT_NIL):
         return Parsed(ExportSpec(up))
     problems = []
     if up == "NIL":

@@ -14,25 +14,28 @@ from __future__ import annotations
 
 import attrs
 
+from slurmspec.gates import FILENAME_ARRAY_MODULO, FILENAME_RESTART_AND_SLUID
+from slurmspec.version import NEWEST, OLDEST, Version, format_version
+
 from ._base import Parsed
-from ._common import at_least, problem, tick
+from ._common import problem, tick
 
 MAX_WIDTH = 10
 # spec -> (meaning, introduced)
 SPECS = {
-    "A": ("array master job id (the job id for non-array jobs)", (22, 5)),
-    "a": ("array task id", (22, 5)),
-    "J": ("job id.step id", (22, 5)),
-    "j": ("job id", (22, 5)),
-    "N": ("short host name", (22, 5)),
-    "n": ("node id relative to the job", (22, 5)),
-    "s": ("step id (`batch` for the batch script)", (22, 5)),
-    "t": ("task id", (22, 5)),
-    "u": ("user name", (22, 5)),
-    "x": ("job name", (22, 5)),
-    "b": ("array task id modulo 10", (24, 11)),
-    "r": ("restart count", (25, 11)),
-    "S": ("SLUID", (25, 11)),
+    "A": ("array master job id (the job id for non-array jobs)", OLDEST),
+    "a": ("array task id", OLDEST),
+    "J": ("job id.step id", OLDEST),
+    "j": ("job id", OLDEST),
+    "N": ("short host name", OLDEST),
+    "n": ("node id relative to the job", OLDEST),
+    "s": ("step id (`batch` for the batch script)", OLDEST),
+    "t": ("task id", OLDEST),
+    "u": ("user name", OLDEST),
+    "x": ("job name", OLDEST),
+    "b": ("array task id modulo 10", FILENAME_ARRAY_MODULO),
+    "r": ("restart count", FILENAME_RESTART_AND_SLUID),
+    "S": ("SLUID", FILENAME_RESTART_AND_SLUID),
 }
 _NUMERIC = set("AajJnstbr")
 
@@ -56,7 +59,7 @@ class FilenamePattern:
     text: str = ""
 
 
-def parse_filename(text: str, version: tuple[int, int] = (26, 5)) -> Parsed:
+def parse_filename(text: str, version: Version = NEWEST) -> Parsed:
     if text.lower() == "none":
         return Parsed(FilenamePattern((), False, True, text))
     problems = []
@@ -79,7 +82,7 @@ def parse_filename(text: str, version: tuple[int, int] = (26, 5)) -> Parsed:
     return Parsed(FilenamePattern(tokens, escaped, False, text), tuple(problems))
 
 
-def _tokens(text: str, version: tuple[int, int], problems: list,
+def _tokens(text: str, version: Version, problems: list,
             escaped: bool) -> list[FilenameToken]:
     tokens = []
     i = 0
@@ -106,7 +109,7 @@ def _tokens(text: str, version: tuple[int, int], problems: list,
             i = end
             continue
         info = SPECS.get(spec)
-        known = info is not None and at_least(version, *info[1])
+        known = info is not None and version >= info[1]
         tokens.append(FilenameToken(spec, width, start, end, known))
         if escaped:
             i = end
@@ -115,12 +118,11 @@ def _tokens(text: str, version: tuple[int, int], problems: list,
             problems.append(problem(text, f"{tick(text[start:end])} is not a Slurm filename "
                                     "pattern and is left as literal text; known ones are "
                                     + ", ".join(f"`%{k}`" for k, v in SPECS.items()
-                                                if at_least(version, *v[1])),
+                                                if version >= v[1]),
                                     start, end, rejected=False))
         elif not known:
-            major, minor = info[1]
             problems.append(problem(text, f"{tick(text[start:end])} ({info[0]}) needs Slurm "
-                                    f"{major:02d}.{minor:02d} or newer; older versions leave "
+                                    f"{format_version(info[1])} or newer; older versions leave "
                                     "it as literal text", start, end, rejected=False))
         elif width is not None and width > MAX_WIDTH:
             problems.append(problem(text, f"padding width {width} in "

@@ -15,8 +15,11 @@ import re
 
 import attrs
 
+from slurmspec.gates import TRES_PER_TASK_GRES_COLON_FORM_DROPPED
+from slurmspec.version import NEWEST, Version
+
 from ._base import Parsed
-from ._common import at_least, problem, tick
+from ._common import problem, tick
 
 _COUNT = re.compile(r"[ \t]*\+?(\d+)([kKmMgGtTpP]?)")
 _NAME = re.compile(r"[A-Za-z0-9_]+")
@@ -181,7 +184,7 @@ def parse_gpus(text: str, version: object = None) -> Parsed:
     return Parsed(value, tuple(problems))
 
 
-def parse_tres_per_task(text: str, version: tuple[int, int] = (26, 5)) -> Parsed:
+def parse_tres_per_task(text: str, version: Version = NEWEST) -> Parsed:
     """--tres-per-task (23.02+): ``type[/name[:subtype]]=count[,...]``."""
     problems: list = []
     items = []
@@ -195,7 +198,7 @@ def parse_tres_per_task(text: str, version: tuple[int, int] = (26, 5)) -> Parsed
         kind, slash, rest = key.partition("/")
         if not eq:
             # The 23.02 form also accepted `gres:gpu:2`-style items.
-            if kind.startswith("gres:") and not at_least(version, 23, 11):
+            if kind.startswith("gres:") and version < TRES_PER_TASK_GRES_COLON_FORM_DROPPED:
                 kind, rest, count_text = "gres", kind[5:], "1"
                 slash = "/"
                 if rest.count(":") >= 1 and _count(rest.rsplit(":", 1)[1]) is not None:
