@@ -58,6 +58,8 @@ def _respell(ctx: Context, issue: ParseIssue) -> Fix | None:
     Not offered when there is no single candidate, and not when the candidate
     could not take the value as written: a flag (``ArgKind.NONE``) followed by
     ``=value`` would turn SB001 into SB006 (``--hodl=yes`` is not ``--hold=yes``).
+    Nor when the script already sets the candidate: the respelt line would
+    silently replace that value (SB204), and which one was meant is the user's call.
     """
     if len(issue.candidates) != 1 or not issue.candidates[0].startswith("--"):
         return None
@@ -68,6 +70,8 @@ def _respell(ctx: Context, issue: ParseIssue) -> Fix | None:
         return None
     follows = ctx.script.source[issue.span.end:issue.span.end + 1]
     if follows == "=" and spec.argument_in(ctx.version) is ArgKind.NONE:
+        return None
+    if any(d.option.long == spec.long for d in ctx.script.directives if d.component == issue.component):
         return None
     return Fix(title=f"Write `{candidate}` for `{written}`",
                edits=[replace(ctx.script, issue.span.start, issue.span.end, candidate)],

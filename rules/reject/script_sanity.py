@@ -245,16 +245,19 @@ def _shebang_fix(script: Script, text: str) -> Fix:
     ``/bin/bash`` because the body is almost always bash (``source``, arrays,
     ``[[``) and every Slurm site's compute nodes have it; sbatch itself only
     needs the ``#!`` (``src/sbatch/sbatch.c:_get_script_buffer()`` checks the
-    first two bytes and nothing else).
+    first two bytes and nothing else). Both fixes reveal: sbatch read nothing of the
+    script before, so a problem that appears with them is in the user's text.
     """
     body = text[1:] if text.startswith("\ufeff") else text
     lead = len(text) - len(body)
     stripped = body.lstrip(" \t\n")
     if stripped.startswith("#!"):
         before = len(text) - len(stripped)
-        return Fix(title="Remove what comes before the `#!` line", edits=[replace(script, 0, before, "")])
+        return Fix(title="Remove what comes before the `#!` line", edits=[replace(script, 0, before, "")],
+                   reveals=True)
     edits = [replace(script, 0, lead, "#!/bin/bash\n")]
-    return Fix(title="Add `#!/bin/bash` as the first line", edits=edits)
+    # sbatch reads nothing of a script without `#!`: what the fix brings to light was there all along.
+    return Fix(title="Add `#!/bin/bash` as the first line", edits=edits, reveals=True)
 
 
 def _plural(count: int, noun: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
+from slurmspec.body.index import body_index
 from slurmspec.fix.build import delete_line, insert, line_text_with_newline
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
@@ -74,7 +75,7 @@ def directive_after_command(ctx: Context) -> None:
         if script.shebang is None:
             continue  # sbatch refuses the whole script (SB103); nothing is read at all
         if heredoc is None:
-            heredoc = _data_lines(script)
+            heredoc = _data_lines(ctx)
             first_command = _command_line(script)
         if dline.line.number in heredoc:
             continue  # part of a script this one writes or submits
@@ -115,31 +116,18 @@ def _command_line(script: Script):
 
 # --------------------------------------------------------------------------- data lines
 
-_HEREDOC = re.compile(r"<<-?[ \t]*(['\"]?)([A-Za-z0-9_.-]+)\1")
 _SHELLS = re.compile(r"\b(?:ba|z|k|c|tc|da|fi)?sh\b")
 
 
-def _data_lines(script: Script) -> set[int]:
-    """Body lines that are data, not code: here-documents of a shell script, or the
-    triple-quoted strings of a Python one. Their #SBATCH lines belong to a script
-    this one writes or submits."""
-    shebang = script.shebang
+def _data_lines(ctx: Context) -> set[int]:
+    """Body lines that are data, not code: here-documents of a shell script (from the body
+    index), or the triple-quoted strings of a Python one. Their #SBATCH lines belong to a
+    script this one writes or submits."""
+    shebang = ctx.script.shebang
     if shebang is not None and not _SHELLS.search(shebang.text):
-        return _string_lines(script)
-    inside: set[int] = set()
-    delimiters: list[str] = []
-    for line in script.lines:
-        if line.span.start < script.header_end:
-            continue
-        if delimiters:
-            inside.add(line.number)
-            if line.text.strip() == delimiters[0]:
-                delimiters.pop(0)
-            continue
-        if line.kind == LineKind.COMMAND:
-            text = line.text.replace("<<<", "   ")
-            delimiters.extend(m.group(2) for m in _HEREDOC.finditer(text))
-    return inside
+        return _string_lines(ctx.script)
+    return {number for doc in ctx.shared(body_index).heredocs
+            for number in range(doc.first_line, doc.last_line + 1)}
 
 
 def _string_lines(script: Script) -> set[int]:

@@ -31,7 +31,7 @@ from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Severity
 from slurmspec.lint.diagnostic import Diagnostic
 
-MAX_ROUNDS = 10
+MAX_ROUNDS = 20
 
 # text -> (text as parsed and re-rendered, diagnostics)
 Linter = Callable[[str], tuple[str, list[Diagnostic]]]
@@ -52,6 +52,7 @@ class FixOutcome:
     diagnostics: tuple[Diagnostic, ...]  # what remains (the original findings when fixing failed)
     failure: str | None = None  # why the fixes were not applied
     revealed: tuple[Diagnostic, ...] = ()  # findings that fixes marked `reveals` brought to light
+    steps: tuple[tuple[str, tuple[Fix, ...]], ...] = ()  # each round: the text it fixed, the fixes it applied
 
     @property
     def changed(self) -> bool:
@@ -114,6 +115,12 @@ def fix_text(text: str, lint: Linter, *, unsafe: bool = False) -> FixOutcome:
         chosen = choose(candidates)
         try:
             new_text, new_found = lint(apply_edits(current, (e for fix in chosen for e in fix.edits)))
+            if len(chosen) > 1 and _added(found, new_found):
+                # Fixes right alone can clash in meaning (a respelt `--time` and an escaped `#` that
+                # reveals another `--time`): take one per round then, a revealing one first, so the
+                # next round's rules see what it revealed and withhold what no longer fits.
+                chosen = [min(chosen, key=lambda fix: not fix.reveals)]
+                new_text, new_found = lint(apply_edits(current, chosen[0].edits))
         except Exception as exc:  # a rule's edit that cannot be applied is that rule's bug
             return _failed(text, original_found, f"applying the fixes of {_codes(chosen, found)} failed: {exc}")
         if new_text == current:
@@ -137,7 +144,8 @@ def fix_text(text: str, lint: Linter, *, unsafe: bool = False) -> FixOutcome:
         if not all(fix.reveals for fix in ([fix for fix, _ in culprits] or chosen)):
             return _failed(text, original_found, _blame(culprits, chosen, before_found))
     revealed = tuple(d for d in found if d.code in added and d.severity is not Severity.INFO)
-    return FixOutcome(original=text, text=current, applied=tuple(applied), diagnostics=tuple(found), revealed=revealed)
+    return FixOutcome(original=text, text=current, applied=tuple(applied), diagnostics=tuple(found),
+                      revealed=revealed, steps=tuple((before, tuple(chosen)) for before, _, chosen, _ in rounds))
 
 
 def _codes(fixes: Sequence[Fix], found: Sequence[Diagnostic]) -> str:

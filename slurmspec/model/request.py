@@ -141,12 +141,12 @@ def build_request(
 # --hint is dropped unchecked when these are set (src/sbatch/opt.c:_opt_verify(), warning "Ignoring --hint");
 # 25.11 added --cores-per-socket and --sockets-per-node to the list.
 _HINT_DROPPED_BY = ("ntasks-per-core", "threads-per-core", "extra-node-info")
-_HINT_DROPPED_BY_2511 = ("cores-per-socket", "sockets-per-node")
+_HINT_ALSO_DROPPED_BY = ("cores-per-socket", "sockets-per-node")
 
 
 def hint_dropped_by(request: JobRequest, version: Version) -> list[str]:
     """The layout options set in ``request`` that make sbatch drop ``--hint`` unchecked."""
-    names = _HINT_DROPPED_BY + (_HINT_DROPPED_BY_2511 if version >= HINT_DROPPED_BY_MORE_OPTIONS else ())
+    names = _HINT_DROPPED_BY + (_HINT_ALSO_DROPPED_BY if version >= HINT_DROPPED_BY_MORE_OPTIONS else ())
     return [name for name in names if request.has(name)]
 
 

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 import attrs
 
 from slurmspec.fix.loop import FixOutcome, fix_text
@@ -41,21 +39,3 @@ def describe(outcome: FixOutcome) -> str:
     return "\n".join(rows)
 
 
-# Known issue (reported): a fix that makes text count as directives (SB103 strips a byte order
-# mark, so the first line becomes a directive; SB001 corrects an option name; SB201, SB202 and
-# SB206 make lines or words count) can reveal a finding that was there all along, and the loop
-# refuses it as a finding the fix added (`--fix` exits 2). The rules withhold such fixes when the
-# revealed option is set elsewhere; the rest (e.g. `\ufeff#SBATCH --mem=1G` beside --mem-per-cpu)
-# is a strict xfail in test_fix_properties.py, and failures with this signature are tolerated
-# by the properties until the lead decides.
-REVEALING_CODES = {"SB001", "SB103", "SB201", "SB202", "SB206"}
-
-
-def known_revealing_failure(failure: str) -> bool:
-    """The failure blames fixes that make text count as directives for adding findings: only
-    such fixes, or (when only the round's fixes together add findings) at least one of them."""
-    owners = set(re.findall(r"(SB\d{3}) \([a-z-]+\)", failure))
-    if re.fullmatch(r"the fixes of .* together add findings", failure):
-        return bool(owners & REVEALING_CODES)
-    adds = re.fullmatch(r"(SB\d{3} \([a-z-]+\) fix '[^']*' adds SB\d{3}(, SB\d{3})*(; )?)+", failure)
-    return bool(adds) and bool(owners) and owners <= REVEALING_CODES

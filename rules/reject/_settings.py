@@ -1,0 +1,129 @@
+"""How sbatch sees a component's options when it checks them against each other.
+
+Private to the option-conflict rules of this folder (SB123-SB133, SB140-SB150).
+
+Two options are "both set" for sbatch when each appeared at least once in the
+component (or, for options that are not reset per hetjob component, in an
+earlier one): its checks test the option's *set* flag, not the value that won,
+so ``--mem=1G --mem-per-cpu=1G --mem-per-cpu=2G`` still conflicts. Where a
+conflict is reported is therefore the *first* occurrence of each option.
+
+Also here: the host count of a simple ``--nodelist`` and the moment a
+``--begin``/``--deadline`` value names, which several rules compare.
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import re
+from typing import Iterator
+
+from slurmspec.lint.context import Context
+from slurmspec.model.script import Directive
+
+
+def first_occurrence(setting) -> Directive:
+    """The directive that first set the option (sbatch's "set" flag is raised there)."""
+    if not setting.inherited and setting.overridden:
+        return setting.overridden[0]
+    return setting.directive
+
+
+def where(directive: Directive) -> str:
+    return f"line {directive.line}"
+
+
+def later(*settings) -> Directive:
+    """Of several set options, the first occurrence that comes last: where the clash arises.
+
+    Options inherited from an earlier hetjob component come first, so the
+    report lands in the component that adds the clashing option.
+    """
+    def key(setting):
+        d = first_occurrence(setting)
+        return (not setting.inherited, d.span.start)
+    return first_occurrence(max(settings, key=key))
+
+
+def pairs(ctx: Context, a: str, b: str, inherit: bool = False) -> Iterator[tuple]:
+    """Yield (request, setting_a, setting_b) for every component that sets both.
+
+    With ``inherit`` a value carried over from an earlier hetjob component
+    counts (unless both are, which the earlier component reports): 22.05.8
+    refuses `--begin` in one component and an earlier `--deadline` in the next.
+    Without it both must be the component's own: it accepts `--bbf` in one
+    component and `--bb` in the next.
+    """
+    for component in ctx.script.components:
+        request = component.request
+        first, second = request.get(a), request.get(b)
+        if first is None or second is None:
+            continue
+        inherited = (first.inherited, second.inherited)
+        if all(inherited) or (any(inherited) and not inherit):
+            continue
+        yield request, first, second
+
+
+# --------------------------------------------------------------- host lists
+_HOST = re.compile(r"([A-Za-z0-9_.-]*)(?:\[([0-9,\-]+)\])?([A-Za-z0-9_.-]*)")
+
+
+def count_hosts(text: str | None) -> int | None:
+    """Distinct hosts of a simple hostlist (``a,b``, ``n[01-04,07]``); None if unsure.
+
+    Only one bracket group per name is understood; a ``/`` means sbatch reads
+    the value as a file name, and anything else unusual gives None.
+    """
+    if not text or "/" in text:
+        return None
+    names: set[str] = set()
+    for item in re.findall(r"[^,\[]*(?:\[[^\]]*\][^,\[]*)*", text):
+        if not item:
+            continue
+        m = _HOST.fullmatch(item)
+        if not m or (not m.group(1) and not m.group(2)):
+            return None
+        prefix, ranges, suffix = m.groups()
+        if ranges is None:
+            names.add(item)
+            continue
+        for part in ranges.split(","):
+            lo, dash, hi = part.partition("-")
+            if not lo.isdigit() or (dash and not hi.isdigit()):
+                return None
+            first, last = int(lo), int(hi) if dash else int(lo)
+            if last < first or last - first > 100000 or len(names) > 100000:
+                return None
+            width = len(lo)
+            names.update(f"{prefix}{n:0{width}d}{suffix}" for n in range(first, last + 1))
+    return len(names) or None
+
+
+# ---------------------------------------------------------------- moments
+def moment(value) -> tuple[str, float] | None:
+    """("abs", epoch seconds) for a fully dated value, ("now", offset) for now[+-N]; else None."""
+    if value is None:
+        return None
+    epoch = getattr(value, "epoch", None)
+    if epoch is not None:
+        return ("abs", float(epoch))
+    keywords = tuple(getattr(value, "keywords", ()) or ())
+    if keywords == ("now",) and value.relative_seconds is not None:
+        return ("now", float(value.relative_seconds))
+    if keywords or value.relative_seconds is not None:
+        return None
+    if not (value.year and value.month and value.day) or value.year < 1970:
+        return None
+    try:
+        # mktime() rolls day 30 of February into March; so does this.
+        when = _dt.datetime(value.year, value.month, 1) + _dt.timedelta(
+            days=value.day - 1, hours=value.hour or 0, minutes=value.minute or 0,
+            seconds=value.second or 0,
+        )
+    except (ValueError, OverflowError):
+        return None
+    try:
+        return ("abs", when.timestamp())  # local time, as mktime()
+    except (ValueError, OverflowError, OSError):
+        return None

@@ -1,0 +1,55 @@
+"""SB127: `--bb` with `--bbf`, which sbatch refuses.
+
+``src/sbatch/opt.c:_opt_verify()``: "Cannot specify both --burst-buffer and --bbf".
+"""
+
+from __future__ import annotations
+
+from slurmspec.kinds import Outcome, Severity
+from slurmspec.lint.context import Context
+from slurmspec.lint.rule import rule
+from slurmspec.rules.reject._settings import first_occurrence, later, pairs, where
+
+
+@rule("SB127", "bb-with-bbf", Severity.ERROR, Outcome.REFUSED)
+def bb_with_bbf(ctx: Context) -> None:
+    """
+        ## What it does
+        Finds `--bb` and `--bbf` in the same component.
+
+        ## Why is this bad?
+        A burst buffer is described either inline or in a file, not both; sbatch stops with
+        `Cannot specify both --burst-buffer and --bbf`.
+
+        ## Example
+        ```sbatch
+        #!/bin/bash
+        #SBATCH --bb="capacity=100G"
+        #SBATCH --bbf=buffers.conf
+        srun ./app
+        ```
+
+        ## Use instead
+        ```sbatch
+        #!/bin/bash
+        #SBATCH --bbf=buffers.conf
+        srun ./app
+        ```
+
+        ## Slurm versions
+        All.
+
+        ## References
+        - `man sbatch`, `--bb`, `--bbf`
+        - `src/sbatch/opt.c:_opt_verify()`
+    """
+    # Checked against sbatch 22.05.8.
+    for _, bb, bbf in pairs(ctx, "bb", "bbf"):
+        at = later(bb, bbf)
+        other = bbf if first_occurrence(bb) is at else bb
+        ctx.report(
+            "SB127", at.span,
+            f"`--{at.name}` cannot be combined with `--{other.name}` ({where(first_occurrence(other))});"
+            " sbatch stops with \"Cannot specify both --burst-buffer and --bbf\". Put the"
+            " burst buffer directives either inline (`--bb`) or in one file (`--bbf`)",
+        )

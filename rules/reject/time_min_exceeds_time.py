@@ -1,0 +1,113 @@
+"""SB123: a `--time-min` longer than the job's time limit, which slurmctld refuses.
+
+slurmctld (``src/slurmctld/job_mgr.c``) answers ``ESLURM_INVALID_TIME_MIN_LIMIT``,
+"Invalid time-min specification (exceeds job's time or other limits)"
+(``src/common/slurm_errno.c``); sbatch itself only checks the value's syntax.
+"""
+
+from __future__ import annotations
+
+from slurmspec.kinds import Outcome, Severity
+from slurmspec.lint.context import Context
+from slurmspec.lint.rule import rule
+from slurmspec.rules.reject._settings import moment
+
+
+@rule("SB123", "time-min-exceeds-time", Severity.ERROR, Outcome.REFUSED)
+def time_min_exceeds_time(ctx: Context) -> None:
+    """
+        ## What it does
+        Finds a `--time-min` longer than the job's `--time`, including `--time-min=0`
+        (which means no limit) on a job that has a finite or default time limit.
+
+        ## Why is this bad?
+        `--time-min` lets the scheduler shorten a job to fit a backfill window; it must not
+        exceed the time limit. slurmctld refuses the job with `Invalid time-min specification`.
+
+        ## Example
+        ```sbatch
+        #!/bin/bash
+        #SBATCH --time=01:00:00
+        #SBATCH --time-min=02:00:00
+        srun ./app
+        ```
+
+        ## Use instead
+        ```sbatch
+        #!/bin/bash
+        #SBATCH --time=02:00:00
+        #SBATCH --time-min=01:00:00
+        srun ./app
+        ```
+
+        ## Slurm versions
+        All.
+
+        ## References
+        - `man sbatch`, `--time-min`
+        - `src/slurmctld/job_mgr.c` (`ESLURM_INVALID_TIME_MIN_LIMIT`: "Invalid time-min specification
+          (exceeds job's time or other limits)")
+    """
+    # 0, -1 and UNLIMITED mean "no limit", so they exceed any finite --time, and
+    # also a missing --time: checked against slurmctld 22.05.8.
+    for component in ctx.script.components:
+        request = component.request
+        time_min = request.get("time-min")
+        if time_min is None or not hasattr(time_min.value, "unlimited"):
+            continue
+        time = request.get("time")
+        # Both are inherited by later hetjob components and checked in each:
+        # `--time-min=2:00:00`, `hetjob`, `-t 10` is refused (slurmctld 22.05.8).
+        if time_min.inherited and (time is None or time.inherited):
+            continue
+        limit = None if time is None else time.value
+        if time is not None and not hasattr(limit, "unlimited"):
+            continue  # --time itself is invalid; SB110 says so
+        span = time.directive.span if time_min.inherited else time_min.directive.span
+        if _is_unlimited(time_min.value):
+            if limit is None or not _is_unlimited(limit):
+                where = "no `--time`" if limit is None else f"`--time={time.raw}`"
+                ctx.report(
+                    "SB123", span,
+                    f"`--time-min={time_min.raw}` means no limit, which exceeds the job's time"
+                    f" limit ({where}); the controller refuses the job",
+                )
+        elif limit is None:
+            # Without --time, a --deadline caps the time limit at the time left
+            # until it: `--deadline=now+90minutes --time-min=2:00:00` is refused
+            # (slurmctld 22.05.8). Judged only for `now+N` values, with a margin.
+            window = _deadline_window(request)
+            if window is not None and time_min.value.minutes * 60 > window + 600:
+                ctx.report(
+                    "SB123", span,
+                    f"`--time-min={time_min.raw}` is longer than the time left before"
+                    f" `--deadline={request.get('deadline').raw}`, which caps the job's time limit"
+                    " when `--time` is not given; the controller refuses the job",
+                )
+        elif not _is_unlimited(limit):
+            if time_min.value.minutes > limit.minutes:
+                ctx.report(
+                    "SB123", span,
+                    f"`--time-min={time_min.raw}` is longer than `--time={time.raw}`;"
+                    " the controller refuses the job",
+                )
+
+
+def _is_unlimited(value) -> bool:
+    return bool(getattr(value, "unlimited", False))
+
+
+def _deadline_window(request) -> float | None:
+    """Seconds from submission to a `now+N` --deadline, when no --begin muddies it."""
+    deadline = request.get("deadline")
+    if deadline is None:
+        return None
+    if request.get("begin") is not None:
+        # With a --begin the controller's cap is not begin-to-deadline:
+        # `--begin=now+2hours --deadline=now+3hours --time-min=2:00:00` is
+        # accepted by slurmctld 22.05.8, so do not judge.
+        return None
+    end = moment(deadline.value)
+    if end is None or end[0] != "now":
+        return None
+    return max(0.0, end[1])
