@@ -434,3 +434,15 @@ def test_diff_on_stdin_prints_a_diff_and_exits_1():
     assert result.returncode == 1, result.stderr
     assert result.stdout.startswith(b"--- <stdin>\n+++ <stdin>\n")
     assert b"+#!/bin/bash\n" in result.stdout
+
+
+def test_fix_on_a_folder_applies_a_move_that_reveals_a_problem_and_reports_it(tmp_path, capsys):
+    late = b"#!/bin/bash\n#SBATCH --time=10\nmodule load x\n#SBATCH --mail-user=$USER@uab.edu\nsrun hostname\n"
+    script_file(tmp_path, late)
+    code = main(["lint", "--no-config", "--format", "concise", "--fix", str(tmp_path)])
+    captured = capsys.readouterr()
+    assert code == 1, captured.err  # findings remain; not exit 2 ("not fixed ... adds SB207")
+    assert (tmp_path / "job.sbatch").read_bytes() == (
+        b"#!/bin/bash\n#SBATCH --time=10\n#SBATCH --mail-user=$USER@uab.edu\nmodule load x\nsrun hostname\n")
+    assert "SB207" in captured.out and "not fixed" not in captured.err
+    assert "the fixes made sbatch read this line" in captured.err
