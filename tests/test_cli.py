@@ -153,3 +153,13 @@ def test_require_sbatch_skips_named_plain_shell_scripts(tmp_path, capsys):
     assert paths == {"job.sh", "nothing.job"}
     main(["lint", "--format", "json", str(plain)])  # without the flag a named file is always linted
     assert {Path(d["path"]).name for d in json.loads(capsys.readouterr().out)["diagnostics"]} == {"plain.sh"}
+
+
+def test_select_all_selects_every_rule_and_ignore_still_applies(tmp_path):
+    job = tmp_path / "job.sbatch"
+    job.write_text("#!/bin/bash\n#SBATCH --hodl\nsrun x\n#SBATCH -N 1\n")
+    result = run("lint", "--no-config", "--format", "json", "--select", "ALL", str(job))
+    assert result.returncode == 1, result.stderr
+    assert {d["code"] for d in json.loads(result.stdout)["diagnostics"]} >= {"SB001", "SB201"}
+    result = run("lint", "--no-config", "--format", "json", "--select", "all", "--ignore", "SB2", str(job))
+    assert {d["code"] for d in json.loads(result.stdout)["diagnostics"]} == {"SB001"}

@@ -73,6 +73,16 @@ def test_trailing_comment_on_a_command_line_and_quotes():
     assert find_suppressions(parse_script(text, None, NEWEST)).suppressions == ()
 
 
+def test_an_escaped_quote_does_not_open_a_string_on_a_command_line():
+    # `\"` is a literal quote for the shell, so the `#` after it starts a comment.
+    text = '#!/bin/bash\necho \\" x # slurmspec: ignore[SB001]\n'
+    found = find_suppressions(parse_script(text, None, NEWEST))
+    assert [s.items[0].text for s in found.suppressions] == ["SB001"]
+    # An escaped `#` starts no comment.
+    text = '#!/bin/bash\necho x \\# slurmspec: ignore[SB001]\n'
+    assert find_suppressions(parse_script(text, None, NEWEST)).suppressions == ()
+
+
 def test_quoted_hash_in_a_directive_is_not_the_comment():
     text = '#!/bin/bash\n#SBATCH --job-name="a # slurmspec: ignore[SB110]" --time=2h\nsrun x\n'
     assert codes(text) == [(2, "SB110")]

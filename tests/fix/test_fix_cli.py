@@ -284,13 +284,13 @@ def test_a_fix_whose_edit_reaches_past_the_end_is_refused():
     def lint(text: str):
         rendered, found = _real_lint(text)
         end = len(text)
-        past = Span(end, end + 5, 3, 1, 3, 6)  # a span a stale parse could hand out
+        past = Span(end, end + 1, 3, 1, 3, 2)  # one character past the end, as a stale parse could hand out
         return rendered, [*found, _fake(text, "SB994", "fake-past-end", Fix(title="Past the end", edits=[Edit(past, "x")]))]
 
     text = "#!/bin/bash\nsrun x\n"
     outcome = fix_text(text, lint)
     assert outcome.text == text and not outcome.changed
-    assert "SB994" in outcome.failure
+    assert "applying the fixes of SB994 failed: an edit reaches past the end" in outcome.failure
 
 
 def test_safe_fixes_still_apply_when_an_unsafe_one_is_not_asked_for():

@@ -52,3 +52,10 @@ def test_no_respelling_when_the_did_you_mean_is_ambiguous():
     assert len(issue.candidates) > 1, issue.candidates
     finding = _sb001(TWO_CANDIDATES)
     assert finding.fix is None
+
+
+def test_no_respelling_to_an_option_the_script_already_sets():
+    # `--time` is set on line 3: respelling `--tiem` would silently replace it (SB204).
+    finding = _sb001(b"#!/bin/bash\n#SBATCH --tiem=10\n#SBATCH --time=1:00:00\nsrun ./app\n")
+    assert finding.fix is None
+    assert _sb001(b"#!/bin/bash\n#SBATCH --tiem=10\nsrun ./app\n").fix is not None
