@@ -714,6 +714,16 @@ NodeName=a100-[01-04] Name=gpu Type=a100 File={dev}/nvidia[0-7]
                 info.setdefault(k, v)
         return info
 
+    def jobs_named(self, name: str) -> list[int]:
+        """The ids of the jobs the controller knows (running or recently ended) with this job name."""
+        r = self.run(["scontrol", "show", "job", "-o"], timeout=15)
+        found = []
+        for line in r.stdout.splitlines():
+            fields = dict(tok.split("=", 1) for tok in line.split() if "=" in tok)
+            if fields.get("JobName") == name and fields.get("JobId", "").isdigit():
+                found.append(int(fields["JobId"]))
+        return sorted(found)
+
     def wait(self, job_id: int, timeout: float = 60) -> str:
         """Poll until the job reaches a terminal state; return it (e.g. COMPLETED).
 

@@ -146,8 +146,9 @@ def test_staging_checkpoint_and_chain_really_run(slurm_cluster, tmp_path):
     program.write_text(WORKFLOW)
     persistent = tmp_path / "persistent"
     script_path = tmp_path / "job.sbatch"
+    name = f"workflow-{tmp_path.name}"  # the chained job is found by its name, not by guessing its id
     spec = load_spec(
-        f'[job]\nname = "workflow"\npartition = "debug"\ntime = "5:00"\n'
+        f'[job]\nname = "{name}"\npartition = "debug"\ntime = "5:00"\n'
         f'output = {json.dumps(str(tmp_path / "out-%j.txt"))}\nchdir = {json.dumps(str(tmp_path))}\n'
         "[resources]\nntasks = 1\n"
         f'[launch]\nkind = "plain"\nprogram = {json.dumps(str(program))}\npython = {json.dumps(sys.executable)}\n'
@@ -159,7 +160,10 @@ def test_staging_checkpoint_and_chain_really_run(slurm_cluster, tmp_path):
     first = slurm_cluster.job_id(slurm_cluster.submit(script, cwd=tmp_path))
     try:
         assert slurm_cluster.wait(first, timeout=120) == "COMPLETED"
-        second = first + 1  # queued by the first job itself, with --dependency=afterok:<first>
+        # The second link is queued by the first job itself, with --dependency=afterok:<first>.
+        later = [job for job in slurm_cluster.jobs_named(name) if job != first]
+        assert len(later) == 1, f"expected one chained job named {name}, found {later}"
+        second = later[0]
         assert slurm_cluster.wait(second, timeout=120) == "COMPLETED"
     finally:
         outputs = {p.name: p.read_text(errors="replace") for p in tmp_path.glob("out-*.txt")}
