@@ -2,28 +2,161 @@
 
 Codes are the public interface: SB0xx parse, SB1xx reject, SB2xx traps,
 SB3xx launch, SB4xx cluster, SB9xx meta; a rule lives in the folder of its
-family (``rules/<family>/``), which the registry checks. A retired code is
-never reused. ``slurmspec.lint.engine.registry()`` collects the ``@rule``
-functions of each module in the order they are declared.
+family (``rules/<family>/``), which the registry checks, with its doc and its
+fix. A retired code is never reused. ``slurmspec.lint.engine.registry()``
+collects the ``@rule`` functions of each module in the order they are declared.
+To add a rule, see "How to add a rule" in the README.
 """
 
-# --- TRANSITIONAL: legacy modules (each block is replaced by its family's modules) ---
-from slurmspec.rules.parse import directive_words, option_arguments, option_names, unknown_option  # H1
-from slurmspec.rules.reject import script_sanity  # H1
-from slurmspec.rules.reject import job_control_values, resource_values, time_values  # H1
-from slurmspec.rules import conflicts, conflicts_gpu  # H2
-from slurmspec.rules.traps import late_directives, near_miss_directives, legacy_prefix, glued_hash, repeated_options, shared_settings, shell_expansion, mail_options, suspicious_values, early_pass_options, exclusive_memory, hint_dropped, redundant_gpu_request, task_geometry, hetjob_inheritance, abbreviated_options  # H3
-from slurmspec.rules.traps import log_directories, filename_patterns, batch_step_filenames, cuda_visible_devices, slurm_tmpdir, rank_variables, nodelist_hostname, unset_slurm_variables, export_restricts_steps  # H4
-from slurmspec.rules.launch import launcher_tasks_per_node, launcher_on_first_node, launcher_nodes, launcher_gpus, torchrun_rendezvous, launcher_node_rank, single_process_gpus, srun_tasks_gpus, lightning_ntasks, mpi_process_count, srun_cpus_per_task, slurm_ntasks_unset, few_cpus_per_gpu, missing_time_limit, requeue_without_signal  # H5
-# --- end TRANSITIONAL ---
-from slurmspec.rules.meta import internal_error, suppressions
+from slurmspec.rules.parse import (  # noqa: I001 - in registry order
+    unknown_option,
+    option_names,
+    option_arguments,
+    directive_words,
+)
+from slurmspec.rules.reject import (  # noqa: I001 - in registry order
+    script_sanity,
+    script_too_large,
+    time_values,
+    resource_values,
+    job_control_values,
+    time_min_exceeds_time,
+    array_in_hetjob,
+    memory_options,
+    core_spec_with_thread_spec,
+    bb_with_bbf,
+    deadline_before_begin,
+    arbitrary_distribution,
+    exclusive_with_oversubscribe,
+    ntasks_per_core_exceeds_threads,
+    nodelist_exceeds_nodes,
+    cpus_per_gpu_with_cpus_per_task,
+    gpu_counts,
+    per_gpu_option_without_gpu,
+    gpu_typed_and_untyped,
+    ntasks_per_gpu,
+    gres_with_gpus_per_node,
+)
+from slurmspec.rules.traps import (  # noqa: I001 - in registry order
+    late_directives,
+    near_miss_directives,
+    legacy_prefix,
+    repeated_options,
+    glued_hash,
+    shell_expansion,
+    mail_options,
+    suspicious_values,
+    exclusive_memory,
+    hint_dropped,
+    shared_settings,
+    redundant_gpu_request,
+    task_geometry,
+    early_pass_options,
+    hetjob_inheritance,
+    abbreviated_options,
+    log_directories,
+    filename_patterns,
+    batch_step_filenames,
+    cuda_visible_devices,
+    slurm_tmpdir,
+    rank_variables,
+    nodelist_hostname,
+    unset_slurm_variables,
+    export_restricts_steps,
+)
+from slurmspec.rules.launch import (  # noqa: I001 - in registry order
+    launcher_tasks_per_node,
+    launcher_on_first_node,
+    launcher_nodes,
+    launcher_gpus,
+    torchrun_rendezvous,
+    launcher_node_rank,
+    single_process_gpus,
+    srun_tasks_gpus,
+    lightning_ntasks,
+    mpi_process_count,
+    srun_cpus_per_task,
+    slurm_ntasks_unset,
+    few_cpus_per_gpu,
+    missing_time_limit,
+    requeue_without_signal,
+)
+from slurmspec.rules.meta import (  # noqa: I001 - in registry order
+    internal_error,
+    suppressions,
+)
 
 MODULES = (
-    unknown_option, option_names, option_arguments, directive_words,  # H1
-    script_sanity, time_values, resource_values, job_control_values,  # H1
-    conflicts, conflicts_gpu,  # H2
-    late_directives, near_miss_directives, legacy_prefix, repeated_options, glued_hash, shell_expansion, mail_options, suspicious_values, exclusive_memory, hint_dropped, shared_settings, redundant_gpu_request, task_geometry, early_pass_options, hetjob_inheritance, abbreviated_options,  # H3
-    log_directories, filename_patterns, batch_step_filenames, cuda_visible_devices, slurm_tmpdir, rank_variables, nodelist_hostname, unset_slurm_variables, export_restricts_steps,  # H4
-    launcher_tasks_per_node, launcher_on_first_node, launcher_nodes, launcher_gpus, torchrun_rendezvous, launcher_node_rank, single_process_gpus, srun_tasks_gpus, lightning_ntasks, mpi_process_count, srun_cpus_per_task, slurm_ntasks_unset, few_cpus_per_gpu, missing_time_limit, requeue_without_signal,  # H5
-    internal_error, suppressions,
+    # parse
+    unknown_option,
+    option_names,
+    option_arguments,
+    directive_words,
+    # reject
+    script_sanity,
+    script_too_large,
+    time_values,
+    resource_values,
+    job_control_values,
+    time_min_exceeds_time,
+    array_in_hetjob,
+    memory_options,
+    core_spec_with_thread_spec,
+    bb_with_bbf,
+    deadline_before_begin,
+    arbitrary_distribution,
+    exclusive_with_oversubscribe,
+    ntasks_per_core_exceeds_threads,
+    nodelist_exceeds_nodes,
+    cpus_per_gpu_with_cpus_per_task,
+    gpu_counts,
+    per_gpu_option_without_gpu,
+    gpu_typed_and_untyped,
+    ntasks_per_gpu,
+    gres_with_gpus_per_node,
+    # traps
+    late_directives,
+    near_miss_directives,
+    legacy_prefix,
+    repeated_options,
+    glued_hash,
+    shell_expansion,
+    mail_options,
+    suspicious_values,
+    exclusive_memory,
+    hint_dropped,
+    shared_settings,
+    redundant_gpu_request,
+    task_geometry,
+    early_pass_options,
+    hetjob_inheritance,
+    abbreviated_options,
+    log_directories,
+    filename_patterns,
+    batch_step_filenames,
+    cuda_visible_devices,
+    slurm_tmpdir,
+    rank_variables,
+    nodelist_hostname,
+    unset_slurm_variables,
+    export_restricts_steps,
+    # launch
+    launcher_tasks_per_node,
+    launcher_on_first_node,
+    launcher_nodes,
+    launcher_gpus,
+    torchrun_rendezvous,
+    launcher_node_rank,
+    single_process_gpus,
+    srun_tasks_gpus,
+    lightning_ntasks,
+    mpi_process_count,
+    srun_cpus_per_task,
+    slurm_ntasks_unset,
+    few_cpus_per_gpu,
+    missing_time_limit,
+    requeue_without_signal,
+    # meta
+    internal_error,
+    suppressions,
 )

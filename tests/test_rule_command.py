@@ -37,7 +37,9 @@ def test_all_as_json_has_every_rule_and_field(capsys):
     listed = json.loads(capsys.readouterr().out)
     assert [r["code"] for r in listed] == sorted(registry())
     for entry in listed:
-        assert set(entry) == {"code", "name", "family", "severity", "fixable", "summary", "doc"}
+        assert set(entry) == {"code", "name", "family", "severity", "outcome", "fixable", "fix", "summary", "doc"}
+        assert entry["outcome"] in ("refused", "pends", "fails", "wrong", "advice")
+        assert entry["fixable"] == (entry["fix"] != "none")
         assert entry["summary"] and entry["doc"].startswith("## What it does")
 
 

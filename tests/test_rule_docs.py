@@ -7,7 +7,7 @@ import re
 import pytest
 
 from slurmspec.lint import lint_text
-from slurmspec.lint.engine import INTERNAL_ERROR, lint_script, registry
+from slurmspec.lint.engine import INTERNAL_ERROR, TOO_LARGE, lint_script, registry
 from slurmspec.kinds import Family
 from slurmspec.lint.rule import DOC_HEADINGS, doc_sections
 from slurmspec.version import parse_version
@@ -28,6 +28,14 @@ def _lint_with_a_broken_rule(text: str, version=None):
         raise ZeroDivisionError("division by zero")
 
     return lint_script(parse_script(text, None, version or NEWEST), [broken, *registry().values()])
+
+
+def _lint_padded_past_the_limit(text: str, version=None):
+    """SB106's example stands for a script over 4 MiB: the example, padded with data lines past the limit."""
+    from slurmspec.lint.limits import MAX_SCRIPT_BYTES
+
+    padding = "# data\n" * (MAX_SCRIPT_BYTES // 7 + 1)
+    return lint_text(text + padding, version=version)
 
 
 def code_blocks(body: str) -> list[tuple[str, tuple[int, int] | None]]:
@@ -66,7 +74,7 @@ def test_doc_example_triggers_and_fix_does_not(rule):
     bad = code_blocks(sections["Example"])
     good = code_blocks(sections["Use instead"])
     assert bad and good, f"{rule.code} needs ```sbatch blocks in Example and Use instead"
-    lint = _lint_with_a_broken_rule if rule.code == INTERNAL_ERROR else lint_text
+    lint = {INTERNAL_ERROR: _lint_with_a_broken_rule, TOO_LARGE: _lint_padded_past_the_limit}.get(rule.code, lint_text)
     for text, version in bad:
         codes = {d.code for d in lint(text, version=version)}
         assert rule.code in codes, f"{rule.code} example does not trigger it:\n{text}"

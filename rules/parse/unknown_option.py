@@ -7,7 +7,7 @@ table of ``src/common/slurm_opt.c``; an unknown long option makes it print
 
 from __future__ import annotations
 
-from slurmspec.fix.build import replace
+from slurmspec.fix.build import reads_cleanly, replace
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability, ArgKind, Fixability, IssueKind, Outcome, Severity
 from slurmspec.lint.context import Context
@@ -52,14 +52,19 @@ def unknown_option(ctx: Context) -> None:
         ctx.report("SB001", issue.span, issue.message, fix=_respell(ctx, issue))
 
 
+_PREFIX = "#SBATCH"
+
+
 def _respell(ctx: Context, issue: ParseIssue) -> Fix | None:
     """Write the one did-you-mean candidate instead (unsafe: the closest name is a guess).
 
     Not offered when there is no single candidate, and not when the candidate
     could not take the value as written: a flag (``ArgKind.NONE``) followed by
     ``=value`` would turn SB001 into SB006 (``--hodl=yes`` is not ``--hold=yes``).
-    Nor when the script already sets the candidate: the respelt line would
-    silently replace that value (SB204), and which one was meant is the user's call.
+    Nor when the respelt line would not read cleanly (``--nodes2`` at the end of
+    a line becomes ``--nodes`` without its value: SB005), or would set an option
+    the script already sets (the respelt line would silently replace that value,
+    SB204, and which one was meant is the user's call).
     """
     if len(issue.candidates) != 1 or not issue.candidates[0].startswith("--"):
         return None
@@ -71,7 +76,12 @@ def _respell(ctx: Context, issue: ParseIssue) -> Fix | None:
     follows = ctx.script.source[issue.span.end:issue.span.end + 1]
     if follows == "=" and spec.argument_in(ctx.version) is ArgKind.NONE:
         return None
-    if any(d.option.long == spec.long for d in ctx.script.directives if d.component == issue.component):
+    line = next((x for x in ctx.script.lines if x.span.start <= issue.span.start < x.span.end), None)
+    if line is None or not line.text.startswith(_PREFIX):
+        return None
+    start, end = issue.span.start - line.span.start, issue.span.end - line.span.start
+    respelt = (line.text[:start] + candidate + line.text[end:])[len(_PREFIX):]
+    if not reads_cleanly(respelt, ctx.version, ctx.script, (line.span.start, line.span.end)):
         return None
     return Fix(title=f"Write `{candidate}` for `{written}`",
                edits=[replace(ctx.script, issue.span.start, issue.span.end, candidate)],

@@ -10,6 +10,13 @@ conflict is reported is therefore the *first* occurrence of each option.
 
 Also here: the host count of a simple ``--nodelist`` and the moment a
 ``--begin``/``--deadline`` value names, which several rules compare.
+
+Not a rule, on purpose: ``-v`` with ``-Q``. sbatch refuses the pair only on
+its command line (``don't specify both --verbose (-v) and --quiet (-Q)``,
+``src/sbatch/opt.c:_opt_verify()``); both are early-pass options, which sbatch
+ignores inside ``#SBATCH``, so ``#SBATCH -v -Q`` and ``#SBATCH -vQ`` are
+accepted (checked against sbatch 22.05.8 with ``--test-only``). SB217
+(early-pass-option-in-script) reports them as no-ops.
 """
 
 from __future__ import annotations

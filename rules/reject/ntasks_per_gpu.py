@@ -124,6 +124,8 @@ def _check_ntasks_per_gpu(ctx: Context) -> None:
             # `-N 2 --ntasks-per-gpu=2` is accepted).
             gpus = g.num_tasks // per
             if 0 < gpus < g.min_nodes:
+                # SB144 (documented in gpu_counts.py) is reported here, so only when
+                # SB148 or SB149 runs too (as before the port; see the report).
                 ctx.report(
                     "SB144", setting.directive.span,
                     f"`--{setting.name}={per}` with {g.num_tasks} tasks makes {gpus} GPU"

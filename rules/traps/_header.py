@@ -51,18 +51,3 @@ def own(request, name: str):
     return None if setting is None or setting.inherited else setting
 
 
-def reads_cleanly(words: str, version, script: Script | None = None, keep: tuple[int, int] = (0, 0)) -> bool:
-    """Would ``#SBATCH <words>`` be read without a parse problem or a refused value, and
-    (given ``script``) without setting an option that another directive of it sets
-    (outside the ``keep`` range, the text being rewritten)? Making such words count
-    would silently replace one of the two values, so which one was meant is the user's call.
-    """
-    from slurmspec.parser.script import parse_script
-
-    probe = parse_script("#!/bin/bash\n#SBATCH " + words + "\n", None, version)
-    if probe.issues or not all(d.typed is None or d.typed.ok for d in probe.directives):
-        return False
-    if script is None:
-        return True
-    others = {d.option.long for d in script.directives if not keep[0] <= d.span.start < keep[1]}
-    return not any(d.option.long in others for d in probe.directives)

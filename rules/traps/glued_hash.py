@@ -9,13 +9,13 @@ rest of the line then reads cleanly.
 
 from __future__ import annotations
 
-from slurmspec.fix.build import insert, make_fix
+from slurmspec.fix.build import insert, make_fix, reads_cleanly
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.model.script import DirectiveLine, Script
-from slurmspec.rules.traps._header import OPTION_WORD, SPACE, clip, reads_cleanly, shown
+from slurmspec.rules.traps._header import OPTION_WORD, SPACE, clip, shown
 
 
 @rule("SB206", "hash-truncates-directive", Severity.WARNING, Outcome.WRONG, fix=Fixability.SOMETIMES)

@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import re
 
-from slurmspec.fix.build import make_fix, replace
+from slurmspec.fix.build import make_fix, reads_cleanly, replace
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.model.script import LineKind, Script
-from slurmspec.rules.traps._header import OPTION_WORD, clip, reads_cleanly
+from slurmspec.rules.traps._header import OPTION_WORD, clip
 
 
 @rule("SB202", "near-miss-directive", Severity.WARNING, Outcome.WRONG, fix=Fixability.SOMETIMES)

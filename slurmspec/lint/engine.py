@@ -40,7 +40,7 @@ def registry() -> dict[str, Rule]:
             if rule.name in names:
                 raise RuntimeError(f"duplicate rule name {rule.name} ({module.__name__})")
             folder = module.__name__.split(".")[2]
-            if not hasattr(module, "RULES") and folder != rule.family.value:
+            if folder != rule.family.value:
                 raise RuntimeError(f"{rule.code} is a {rule.family} rule but lives in rules/{folder}/")
             table[rule.code] = rule
             names.add(rule.name)
@@ -48,11 +48,9 @@ def registry() -> dict[str, Rule]:
 
 
 def rules_of(module: ModuleType) -> list[Rule]:
-    """The rules a module declares, in the order it declares them."""
-    legacy = getattr(module, "RULES", None)  # TRANSITIONAL: the old tuple form
-    if legacy is not None:
-        return list(legacy)
-    return [value for value in vars(module).values() if isinstance(value, Rule)]
+    """The rules a module declares (not ones it imports), in the order it declares them."""
+    return [value for value in vars(module).values()
+            if isinstance(value, Rule) and value.check.__module__ == module.__name__]
 
 
 ALL = "ALL"

@@ -59,3 +59,8 @@ def test_no_respelling_to_an_option_the_script_already_sets():
     finding = _sb001(b"#!/bin/bash\n#SBATCH --tiem=10\n#SBATCH --time=1:00:00\nsrun ./app\n")
     assert finding.fix is None
     assert _sb001(b"#!/bin/bash\n#SBATCH --tiem=10\nsrun ./app\n").fix is not None
+
+
+def test_no_respelling_that_leaves_an_option_without_its_value():
+    # `--nodes2` respelt `--nodes` would lack its argument (SB005): the digits were the value.
+    assert _sb001(b"#!/bin/bash\n#SBATCH --nodes2\nsrun ./app\n").fix is None
