@@ -97,8 +97,9 @@ def test_exit_codes_fail_on_and_exit_zero(monkeypatch, bad, tmp_path):
 def test_quiet_drops_only_the_summary(monkeypatch, bad):
     _, loud = lint(monkeypatch, "--format", "concise", bad)
     _, quiet = lint(monkeypatch, "--format", "concise", "--quiet", bad)
-    assert loud.splitlines()[-1].startswith("Found ")
-    assert quiet.splitlines() == loud.splitlines()[:-1]
+    assert loud.splitlines()[-2].startswith("Found ")
+    assert loud.splitlines()[-1] == "[*] 1 fixable with `--fix`."
+    assert quiet.splitlines() == loud.splitlines()[:-2]
 
 
 def test_statistics_counts_per_code(monkeypatch, tmp_path):
