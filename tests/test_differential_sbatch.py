@@ -217,13 +217,15 @@ def test_script_level_agrees_with_sbatch(slurm_cluster: SlurmCluster) -> None:
 
 
 def test_conflicts_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
-    """Headers mixing the options sbatch checks against each other (rules/conflicts*.py)."""
+    """Headers mixing the options sbatch checks against each other (rules/reject/)."""
     tally: Counter[str] = Counter()
 
     @settings(max_examples=1200, deadline=None, suppress_health_check=_HEALTH)
     @given(script=sbatch_conflict_scripts())
-    # Disagreements found by this test (fixed in rules/conflicts.py, conflicts_gpu.py):
+    # Disagreements found by this test (fixed in rules/reject/, the GPU ones in _gpu_geometry.py):
     # which options imply a task count for the GPU checks on 22.05 ...
+    @example(script=_s("#SBATCH --gpus=0", "#SBATCH --gpus-per-node=0", "#SBATCH --gpus-per-task=1",
+                       "#SBATCH -B 2:1:1", "#SBATCH -w v100-01"))
     @example(script=_s("#SBATCH -w v100-[01-03] --gpus-per-task=1"))
     @example(script=_s("#SBATCH --gpus-per-task=1 -N 0"))
     @example(script=_s("#SBATCH --gpus-per-task=1", "#SBATCH -N 1", "#SBATCH -c 1"))

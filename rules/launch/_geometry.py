@@ -2,7 +2,7 @@
 
 Written once here so every launch rule derives the same numbers from the same
 options (private to the launch family: the geometry models of
-``rules/conflicts_gpu.py`` and ``slurmspec/spec/geometry.py`` are separate for
+``rules/reject/_gpu_geometry.py`` and ``slurmspec/spec/geometry.py`` are separate for
 now). Every field is ``None`` when it cannot be known from literals alone (a
 variable, a node range, an uneven split): the rules only compare numbers that
 are certain and never guess.

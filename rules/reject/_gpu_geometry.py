@@ -185,10 +185,11 @@ def geometry(request, version) -> Geometry:
         product = _layout_product(request)
         g.num_tasks = product if version < TASKS_NOT_IMPLIED and isinstance(product, int) else UNKNOWN
     elif (zero_nodes or (listed and nodes is None)) and any(
-            request.get(n) is not None for n in _LAYOUT[:1] + _LAYOUT[2:]):
-        # A node list with a socket/core/thread count implies hosts x S x C x T
+            request.get(n) is not None for n in ("extra-node-info", *_LAYOUT[:1], *_LAYOUT[2:])):
+        # A node list with a socket/core/thread count (or -B S:C:T) implies hosts x S x C x T
         # tasks (`-w v100-01 --sockets-per-node=1 --gpus=2 --gpus-per-task=1` is
-        # refused by 22.05.8; with --ntasks-per-core alone none is implied)
+        # refused by 22.05.8, `-w v100-01 -B 2:1:1 --gpus-per-task=1` accepted: 2 tasks;
+        # with --ntasks-per-core alone none is implied)
         product = _layout_product(request)
         g.num_tasks = UNKNOWN
         if (version < TASKS_NOT_IMPLIED and not zero_nodes and isinstance(n_min, int) and isinstance(product, int)

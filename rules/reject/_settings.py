@@ -72,6 +72,14 @@ def pairs(ctx: Context, a: str, b: str, inherit: bool = False) -> Iterator[tuple
         yield request, first, second
 
 
+def clashes(ctx: Context, a: str, b: str) -> Iterator[tuple[Directive, Directive]]:
+    """For every component that sets both (its own) ``a`` and ``b``: (the later directive,
+    the first occurrence of the other option): sbatch stops where the second one is read."""
+    for _, first, second in pairs(ctx, a, b):
+        at = later(first, second)
+        yield at, first_occurrence(second if first_occurrence(first) is at else first)
+
+
 # --------------------------------------------------------------- host lists
 _HOST = re.compile(r"([A-Za-z0-9_.-]*)(?:\[([0-9,\-]+)\])?([A-Za-z0-9_.-]*)")
 

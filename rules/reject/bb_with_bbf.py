@@ -8,7 +8,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.reject._settings import first_occurrence, later, pairs, where
+from slurmspec.rules.reject._settings import clashes, where
 
 
 @rule("SB127", "bb-with-bbf", Severity.ERROR, Outcome.REFUSED)
@@ -44,12 +44,10 @@ def bb_with_bbf(ctx: Context) -> None:
         - `src/sbatch/opt.c:_opt_verify()`
     """
     # Checked against sbatch 22.05.8.
-    for _, bb, bbf in pairs(ctx, "bb", "bbf"):
-        at = later(bb, bbf)
-        other = bbf if first_occurrence(bb) is at else bb
+    for at, other in clashes(ctx, "bb", "bbf"):
         ctx.report(
             "SB127", at.span,
-            f"`--{at.name}` cannot be combined with `--{other.name}` ({where(first_occurrence(other))});"
+            f"`--{at.name}` cannot be combined with `--{other.name}` ({where(other)});"
             " sbatch stops with \"Cannot specify both --burst-buffer and --bbf\". Put the"
             " burst buffer directives either inline (`--bb`) or in one file (`--bbf`)",
         )

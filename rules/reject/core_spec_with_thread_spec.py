@@ -10,7 +10,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.reject._settings import first_occurrence, later, pairs, where
+from slurmspec.rules.reject._settings import clashes, where
 
 
 @rule("SB126", "core-spec-with-thread-spec", Severity.ERROR, Outcome.REFUSED)
@@ -47,12 +47,10 @@ def core_spec_with_thread_spec(ctx: Context) -> None:
         - `src/common/slurm_opt.c:_validate_spec_cores_options()`
     """
     # Checked against sbatch 22.05.8.
-    for _, core, thread in pairs(ctx, "core-spec", "thread-spec"):
-        at = later(core, thread)
-        other = thread if first_occurrence(core) is at else core
+    for at, other in clashes(ctx, "core-spec", "thread-spec"):
         ctx.report(
             "SB126", at.span,
-            f"`--{at.name}` cannot be combined with `--{other.name}` ({where(first_occurrence(other))});"
+            f"`--{at.name}` cannot be combined with `--{other.name}` ({where(other)});"
             " sbatch refuses the job (\"-S/--core-spec and --thred-spec options are mutually"
             " exclusive\"). Reserve either cores or threads for the system, not both",
         )

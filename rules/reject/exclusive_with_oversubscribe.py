@@ -11,7 +11,7 @@ from slurmspec.gates import SHARE_OPTIONS_EXCLUSIVE
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.reject._settings import first_occurrence, later, pairs, where
+from slurmspec.rules.reject._settings import clashes, where
 
 
 @rule("SB131", "exclusive-with-oversubscribe", Severity.ERROR, Outcome.REFUSED)
@@ -50,13 +50,11 @@ def exclusive_with_oversubscribe(ctx: Context) -> None:
     """
     if ctx.version < SHARE_OPTIONS_EXCLUSIVE:
         return
-    for _, exclusive, oversubscribe in pairs(ctx, "exclusive", "oversubscribe"):
-        at = later(exclusive, oversubscribe)
-        other = oversubscribe if first_occurrence(exclusive) is at else exclusive
+    for at, other in clashes(ctx, "exclusive", "oversubscribe"):
         ctx.report(
             "SB131", at.span,
             f"`--{at.name}` cannot be combined with `--{other.name}`"
-            f" ({where(first_occurrence(other))}) on Slurm 23.02 and newer; sbatch stops with"
+            f" ({where(other)}) on Slurm 23.02 and newer; sbatch stops with"
             " \"--exclusive and --oversubscribe options are mutually exclusive\". Keep the one"
             " you mean (22.05 silently used the last one)",
         )
