@@ -107,3 +107,15 @@ class IssueKind(_Kind):
     UNMATCHED_QUOTE = "unmatched-quote"
     LEADING_COLON = "leading-colon"
     BAD_SHORT_OPTION = "bad-short-option"
+
+
+class LaunchKind(_Kind):
+    """A launcher the body analysis recognises (``mpiexec``, ``python3 -m torch.distributed.run`` … map onto these)."""
+
+    SRUN = "srun"
+    MPIRUN = "mpirun"
+    TORCHRUN = "torchrun"
+    HOROVODRUN = "horovodrun"
+    ACCELERATE = "accelerate"
+    DEEPSPEED = "deepspeed"
+    PYTHON = "python"

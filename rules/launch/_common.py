@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import attrs
 
+from slurmspec.kinds import LaunchKind
 from slurmspec.body.model import Launch
 from slurmspec.body.wrappers import basename
 from slurmspec.lint.context import Context
@@ -25,7 +26,7 @@ from slurmspec.rules.launch._geometry import Geometry
 _DEVICE_VARS = frozenset({"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
                           "ZE_AFFINITY_MASK", "GPU_DEVICE_ORDINAL"})
 _LOOPS = frozenset({"for", "while", "until"})
-_LAUNCHERS = ("torchrun", "accelerate", "deepspeed")
+_LAUNCHERS = (LaunchKind.TORCHRUN, LaunchKind.ACCELERATE, LaunchKind.DEEPSPEED)
 # python -m modules that are tools, not the job's work.
 _TOOL_MODULES = frozenset({"pip", "venv", "ensurepip", "site", "http.server", "json.tool", "pip3",
                            "virtualenv", "ipykernel", "jupyter", "notebook", "nvitop", "gpustat",
@@ -99,13 +100,13 @@ def _launcher_steps(ctx: Context) -> tuple[LauncherStep, ...]:
     for launch, srun in steps(ctx):
         if launch.kind not in _LAUNCHERS:
             continue
-        if any(k in ("mpirun", "horovodrun") for k in launch.outer):
+        if any(k in (LaunchKind.MPIRUN, LaunchKind.HOROVODRUN) for k in launch.outer):
             continue
         geom = step_geometry(ctx, srun)
         if geom is None:
             continue
         nodes = None
-        if srun is None and launch.kind != "deepspeed" and not launch.outer:
+        if srun is None and launch.kind != LaunchKind.DEEPSPEED and not launch.outer:
             nodes = _job_nodes_min(ctx.script)
             if nodes is not None and nodes < 2:
                 nodes = None
@@ -126,7 +127,7 @@ def _python_steps(ctx: Context) -> tuple[tuple[Launch, Launch | None, Geometry],
         return ()
     found = []
     for launch, srun in steps(ctx):
-        if not _is_work(launch) or launch.outer not in ((), ("srun",)):
+        if not _is_work(launch) or launch.outer not in ((), (LaunchKind.SRUN,)):
             continue
         geom = step_geometry(ctx, srun)
         if geom is None:
@@ -137,7 +138,7 @@ def _python_steps(ctx: Context) -> tuple[tuple[Launch, Launch | None, Geometry],
 
 def _is_work(launch: Launch) -> bool:
     """A ``python`` launch that runs a script or module (not ``-c``, pip, venv...)."""
-    if launch.kind != "python" or not launch.program:
+    if launch.kind != LaunchKind.PYTHON or not launch.program:
         return False
     program = launch.program
     if launch.has("module"):
@@ -173,7 +174,7 @@ def launcher_name(launch: Launch) -> str:
     """How a launcher is called in messages: `torchrun`, `python -m torch.distributed.launch`."""
     if launch.entry:
         return f"python -m {launch.entry}"
-    if launch.kind == "accelerate":
+    if launch.kind == LaunchKind.ACCELERATE:
         return "accelerate launch"
     return basename(launch.command) or launch.kind
 
@@ -181,7 +182,7 @@ def launcher_name(launch: Launch) -> str:
 def program(launch: Launch) -> str:
     """How a ``python`` run is called in messages: `python train.py`, `python -m pkg`."""
     cmd = basename(launch.command)
-    if launch.kind == "python" and launch.program:
+    if launch.kind == LaunchKind.PYTHON and launch.program:
         return f"{cmd} -m {launch.program}" if launch.has("module") else f"{cmd} {launch.program}"
     return cmd
 

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import attrs
 
+from slurmspec.kinds import LaunchKind
 from slurmspec.body.model import Launch
 from slurmspec.body.typed import as_int, gpu_count
 
@@ -343,5 +344,5 @@ def launch_steps(script):
         srun = None
         for launch in top.walk():
             yield launch, srun
-            if launch.kind == "srun":
+            if launch.kind == LaunchKind.SRUN:
                 srun = launch

@@ -6,7 +6,7 @@ or `--gpus-per-task` times the tasks per node (`man sbatch`, each option).
 
 from __future__ import annotations
 
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.launch._common import assigns, gpu_note, idle, launcher_steps, sets_devices
@@ -62,7 +62,7 @@ def _gpus(ctx: Context, launch, geom, name: str) -> None:
     gpn = geom.gpus_per_node
     if not gpn:
         return
-    if launch.kind == "torchrun":
+    if launch.kind == LaunchKind.TORCHRUN:
         opt = launch.option("nproc-per-node")
         if opt is None:
             if gpn < 2:
@@ -76,7 +76,7 @@ def _gpus(ctx: Context, launch, geom, name: str) -> None:
             return
         count, per = launch.nproc_per_node, "per node"
         have = gpn
-    elif launch.kind == "deepspeed":
+    elif launch.kind == LaunchKind.DEEPSPEED:
         opt = launch.option("num-gpus")
         count, per, have = launch.num_gpus, "per node", gpn
     else:

@@ -7,7 +7,7 @@ VARIABLES), tells the nodes apart.
 
 from __future__ import annotations
 
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.launch._common import launcher_steps
@@ -64,12 +64,12 @@ def launcher_fixed_node_rank(ctx: Context) -> None:
 def _node_rank(ctx: Context, launch, srun, geom) -> None:
     if srun is None or geom.nodes is None or geom.nodes < 2:
         return
-    if launch.kind == "accelerate":
+    if launch.kind == LaunchKind.ACCELERATE:
         opt, value = launch.option("machine-rank"), launch.machine_rank
     else:
         opt, value = launch.option("node-rank"), launch.node_rank
         backend = (launch.rdzv_backend or "static").lower()
-        if launch.kind == "torchrun" and backend != "static":
+        if launch.kind == LaunchKind.TORCHRUN and backend != "static":
             return  # c10d/etcd rendezvous assign ranks and ignore --node_rank
     if opt is None or value is None:
         return

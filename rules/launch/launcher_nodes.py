@@ -7,7 +7,7 @@ by itself.
 
 from __future__ import annotations
 
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.launch._common import assigns, launcher_steps, nodes_note, option_span, plural
@@ -68,7 +68,7 @@ def _nodes(ctx: Context, launch, srun, geom, name: str) -> None:
     nodes = geom.nodes
     if nodes is None:
         return
-    if launch.kind == "torchrun":
+    if launch.kind == LaunchKind.TORCHRUN:
         opt = launch.option("nnodes")
         if launch.standalone:
             lo = hi = 1
@@ -90,7 +90,7 @@ def _nodes(ctx: Context, launch, srun, geom, name: str) -> None:
             lo, hi = launch.nnodes_range
             what = f"`{opt.raw}={opt.value}`"
         span = opt.span if opt is not None else option_span(launch, "standalone")
-    elif launch.kind == "accelerate":
+    elif launch.kind == LaunchKind.ACCELERATE:
         if launch.num_machines is None:
             return
         lo = hi = launch.num_machines

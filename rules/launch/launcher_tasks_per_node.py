@@ -6,7 +6,7 @@ each task runs the whole command line, so every task starts its own launcher.
 
 from __future__ import annotations
 
-from slurmspec.kinds import Fixability, Outcome, Severity
+from slurmspec.kinds import Fixability, LaunchKind, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.launch._common import launcher_steps, option_span, plural, task_note
@@ -65,8 +65,8 @@ def launcher_several_tasks_per_node(ctx: Context) -> None:
 
 def _tasks_per_node(ctx: Context, launch, srun, geom, name: str) -> None:
     tpn = geom.tasks_per_node
-    per = launch.nproc_per_node if launch.kind == "torchrun" else (
-        launch.num_gpus if launch.kind == "deepspeed" else None)
+    per = launch.nproc_per_node if launch.kind == LaunchKind.TORCHRUN else (
+        launch.num_gpus if launch.kind == LaunchKind.DEEPSPEED else None)
     if tpn is not None and tpn > 1:
         total = f"; with `{launch.option('nproc-per-node').raw}={per}` that is {tpn * per} processes per node" \
             if per and launch.option("nproc-per-node") is not None else ""

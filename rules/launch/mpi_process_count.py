@@ -8,7 +8,7 @@ starts one process per task when no count is given.
 from __future__ import annotations
 
 from slurmspec.body.wrappers import basename
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.launch._common import gpu_note, idle, job_geometry, repeated, sets_devices, task_note
@@ -57,7 +57,7 @@ def mpi_process_count_mismatch(ctx: Context) -> None:
     """
     script = ctx.script
     geom = job_geometry(ctx)
-    mpi = [l for l in script.body.launches if l.kind in ("mpirun", "horovodrun")]
+    mpi = [l for l in script.body.launches if l.kind in (LaunchKind.MPIRUN, LaunchKind.HOROVODRUN)]
     nps = {l.np for l in mpi}
     devices = sets_devices(ctx)
     for launch in mpi:
@@ -88,9 +88,9 @@ def mpi_process_count_mismatch(ctx: Context) -> None:
         gpus = geom.gpus_total
         if np is None:
             # Without -np MPI starts one process per Slurm task.
-            python = launch.inner is not None and launch.inner.kind == "python"
+            python = launch.inner is not None and launch.inner.kind == LaunchKind.PYTHON
             if tasks is not None and gpus and not devices and tasks < gpus and python \
-                    and launch.kind == "mpirun" and launch.ppn is None:
+                    and launch.kind == LaunchKind.MPIRUN and launch.ppn is None:
                 ctx.report(
                     "SB313", launch.command_span,
                     f"`{name}` starts one process per Slurm task, {tasks} here, for the job's {gpus}"

@@ -11,13 +11,13 @@ from __future__ import annotations
 import re
 
 from slurmspec.body.wrappers import basename
-from slurmspec.kinds import Fixability, Outcome, Severity
+from slurmspec.kinds import Fixability, LaunchKind, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.launch._common import gpu_note, idle, program, python_steps, repeated, steps, task_note
 from slurmspec.rules.launch._fixes import set_tasks_per_node
 
-_SPAWNING = frozenset({"torchrun", "accelerate", "deepspeed", "horovodrun", "mpirun"})
+_SPAWNING = frozenset({LaunchKind.TORCHRUN, LaunchKind.ACCELERATE, LaunchKind.DEEPSPEED, LaunchKind.HOROVODRUN, LaunchKind.MPIRUN})
 # Arguments or programs that hand a GPU/process count to the program, or name a
 # framework that starts its own workers: the program may use every GPU itself.
 _GPU_HINT = re.compile(
@@ -121,7 +121,7 @@ def _other_work(script, launches) -> bool:
     if _SCRIPT_HINT.search(script.source, script.header_end):
         return True
     for launch, srun in launches:
-        if launch.kind == "srun" and launch.inner is None:
+        if launch.kind == LaunchKind.SRUN and launch.inner is None:
             if basename(launch.program or "") not in _TRIVIAL:
                 return True
     for line in script.lines:

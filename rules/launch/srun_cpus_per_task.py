@@ -10,7 +10,7 @@ environment variable"; 23.11 reads `SLURM_CPUS_PER_TASK` again (gate
 from __future__ import annotations
 
 from slurmspec.gates import SRUN_INHERITS_CPUS
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.launch._common import step_geometry
@@ -65,7 +65,7 @@ def srun_cpus_per_task_not_inherited(ctx: Context) -> None:
     script = ctx.script
     exported = [a for a in script.body.exports if a.name == "SRUN_CPUS_PER_TASK"]
     for launch in script.body.all_launches():
-        if launch.kind != "srun" or launch.has("cpus-per-task"):
+        if launch.kind != LaunchKind.SRUN or launch.has("cpus-per-task"):
             continue
         if any(a.name == "SRUN_CPUS_PER_TASK" for a in launch.env):
             continue

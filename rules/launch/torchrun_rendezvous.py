@@ -7,7 +7,7 @@ endpoint every node's torchrun looks for the rendezvous on its own
 
 from __future__ import annotations
 
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.launch._common import assigns, launcher_steps
@@ -54,7 +54,7 @@ def torchrun_no_rendezvous_endpoint(ctx: Context) -> None:
     - PyTorch `ddp-tutorial-series/slurm/sbatch_run.sh`
     """
     for step in launcher_steps(ctx):
-        if step.first_node_only is None and step.launch.kind == "torchrun":
+        if step.first_node_only is None and step.launch.kind == LaunchKind.TORCHRUN:
             _rendezvous(ctx, step.launch, step.srun, step.geom, step.name)
 
 

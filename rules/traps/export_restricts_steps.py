@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.traps._request_facts import has_body, show
@@ -63,7 +63,7 @@ def export_restricts_steps(ctx: Context) -> None:
     if mode is None or mode == "ALL" or (mode == "LIST" and getattr(setting.value, "include_all", False)):
         return
     for launch in ctx.script.body.all_launches():
-        if launch.kind != "srun" or launch.under_srun:
+        if launch.kind != LaunchKind.SRUN or launch.under_srun:
             continue
         if launch.has("export") or any(a.name == "SLURM_EXPORT_ENV" for a in launch.env):
             continue

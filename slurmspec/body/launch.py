@@ -18,26 +18,28 @@ from slurmspec.body.model import BodyInfo, EnvAssignment, Launch, LaunchOption
 from slurmspec.body.shell import Word
 from slurmspec.body.typed import typed_fields
 from slurmspec.body.wrappers import basename, quoted_content, unwrap
+from slurmspec.kinds import LaunchKind
 from slurmspec.span import LineIndex, Span
 
 __all__ = ["analyse_body", "find_launches", "find_env_assignments", "Launch", "LaunchOption", "BodyInfo", "EnvAssignment"]
 
 _LAUNCHERS = {
-    "srun": "srun", "torchrun": "torchrun", "horovodrun": "horovodrun", "deepspeed": "deepspeed",
+    "srun": LaunchKind.SRUN, "torchrun": LaunchKind.TORCHRUN, "horovodrun": LaunchKind.HOROVODRUN,
+    "deepspeed": LaunchKind.DEEPSPEED,
     # Open MPI (mpirun/mpiexec/orterun, prterun from 5.x), MPICH/Intel (mpiexec.hydra).
-    "mpirun": "mpirun", "mpiexec": "mpirun", "orterun": "mpirun", "prterun": "mpirun",
-    "mpiexec.hydra": "mpirun", "mpirun.openmpi": "mpirun", "mpirun.mpich": "mpirun",
-    "mpiexec.openmpi": "mpirun", "mpiexec.mpich": "mpirun",
+    "mpirun": LaunchKind.MPIRUN, "mpiexec": LaunchKind.MPIRUN, "orterun": LaunchKind.MPIRUN, "prterun": LaunchKind.MPIRUN,
+    "mpiexec.hydra": LaunchKind.MPIRUN, "mpirun.openmpi": LaunchKind.MPIRUN, "mpirun.mpich": LaunchKind.MPIRUN,
+    "mpiexec.openmpi": LaunchKind.MPIRUN, "mpiexec.mpich": LaunchKind.MPIRUN,
 }
 # python -m <module> forms of the launchers.
 _MODULES = {
-    "torch.distributed.run": "torchrun", "torch.distributed.launch": "torchrun",
-    "accelerate.commands.launch": "accelerate", "deepspeed.launcher.runner": "deepspeed",
+    "torch.distributed.run": LaunchKind.TORCHRUN, "torch.distributed.launch": LaunchKind.TORCHRUN,
+    "accelerate.commands.launch": LaunchKind.ACCELERATE, "deepspeed.launcher.runner": LaunchKind.DEEPSPEED,
 }
 _PYTHON = re.compile(r"python[0-9.]*")
 _SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh"})
 # Launchers whose argument is itself a command that may be another launch.
-_RUNS_COMMANDS = frozenset({"srun", "mpirun", "horovodrun"})
+_RUNS_COMMANDS = frozenset({LaunchKind.SRUN, LaunchKind.MPIRUN, LaunchKind.HOROVODRUN})
 _MAX_DEPTH = 6
 
 
@@ -72,18 +74,18 @@ def _recognise(words: tuple[Word, ...], i: int, where: _Where, outer: tuple[str,
     kind, entry, start = _LAUNCHERS.get(name), None, u.index + 1
     options: list[RawOption] = []
     if kind is None and name == "accelerate" and start < n and words[start].value == "launch":
-        kind, start = "accelerate", start + 1
+        kind, start = LaunchKind.ACCELERATE, start + 1
     elif kind is None and _PYTHON.fullmatch(name):
         options, start = read_options(words, start, SPECS["python"], frozenset({"module", "command"}))
         module = next((o.value for o in options if o.name == "module"), None)
-        kind = _MODULES.get(module or "", "python")
-        if kind != "python":
+        kind = _MODULES.get(module or "", LaunchKind.PYTHON)
+        if kind is not LaunchKind.PYTHON:
             entry, options = module, []
     elif kind is None and (name in _SHELLS or name == "eval"):
         return _shell_string(words, u.index, where, outer, depth, u.wrappers)
     if kind is None:
         return None
-    if kind != "python":
+    if kind is not LaunchKind.PYTHON:
         options, start = read_options(words, start, SPECS[kind])
     inner = None
     program = program_span = None
@@ -91,7 +93,7 @@ def _recognise(words: tuple[Word, ...], i: int, where: _Where, outer: tuple[str,
     if kind in _RUNS_COMMANDS and start < n:
         inner = _recognise(words, start, where, outer + (kind,), depth + 1)
         at = unwrap(words, start).index
-    elif kind == "python":
+    elif kind is LaunchKind.PYTHON:
         module = next((o for o in options if o.name == "module"), None)
         if module is not None and module.value is not None:  # python -m pkg.mod: the module is the program
             program, program_span = module.value, where.span(module.value_start, module.value_end)

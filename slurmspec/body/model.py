@@ -10,11 +10,16 @@ from typing import Iterator
 
 import attrs
 
+from slurmspec.kinds import LaunchKind
 from slurmspec.span import Span
 
 __all__ = ["LaunchOption", "EnvAssignment", "Launch", "BodyInfo", "LAUNCH_KINDS"]
 
-LAUNCH_KINDS = ("srun", "mpirun", "torchrun", "horovodrun", "accelerate", "deepspeed", "python")
+LAUNCH_KINDS = tuple(LaunchKind)
+
+
+def _launch_kinds(kinds) -> tuple[LaunchKind, ...]:
+    return tuple(map(LaunchKind, kinds))
 
 
 @attrs.frozen
@@ -50,7 +55,7 @@ class EnvAssignment:
 class Launch:
     """A recognised launch command; ``inner`` is the launch it runs, if it is one."""
 
-    kind: str  # one of LAUNCH_KINDS
+    kind: LaunchKind = attrs.field(converter=LaunchKind)
     command: str  # the launcher word as written: "srun", "/opt/mpi/bin/mpirun", "python3"
     span: Span  # from the launcher word to the last argument
     command_span: Span
@@ -67,7 +72,7 @@ class Launch:
     backgrounded: bool = False
     piped: bool = False
     context: tuple[str, ...] = ()  # enclosing shell constructs, outermost first
-    outer: tuple[str, ...] = ()  # kinds of enclosing launches, outermost first
+    outer: tuple[LaunchKind, ...] = attrs.field(default=(), converter=_launch_kinds)  # enclosing launches, outermost first
     # srun
     ntasks: int | None = None
     nodes: int | None = None
@@ -127,7 +132,7 @@ class Launch:
 
     @property
     def under_srun(self) -> bool:
-        return "srun" in self.outer
+        return LaunchKind.SRUN in self.outer
 
     def walk(self) -> Iterator[Launch]:
         """This launch, then the launches nested inside it."""

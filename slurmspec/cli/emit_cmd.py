@@ -73,6 +73,8 @@ def _check(script: str, name: str, version) -> None:
     """Report what the rules say about the emitted script (a spec should never produce findings)."""
     from slurmspec.lint import lint_text
 
+    from slurmspec.kinds import Severity
+
     for d in lint_text(script, None, version):
-        if d.severity in ("warning", "error"):
+        if d.severity.rank >= Severity.WARNING.rank:
             sys.stderr.write(f"{name}:{d.span.line}:{d.span.column}: {d.code} {d.severity}: {d.message}\n")
