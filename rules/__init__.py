@@ -59,6 +59,7 @@ FAMILIES = {
         "hetjob_inheritance",
         "abbreviated_options",
         "log_directories",
+        "shebang_arguments",
         "filename_patterns",
         "batch_step_filenames",
         "cuda_visible_devices",

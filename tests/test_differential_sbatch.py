@@ -328,6 +328,7 @@ TABLE: list[tuple[str, str | bytes, bool]] = [
     ("constraint-double-amp", _s("#SBATCH --constraint=a100&&ib"), False),
     ("constraint-trailing-op", _s("#SBATCH --constraint=v100&"), True),
     ("constraint-unclosed", _s("#SBATCH --constraint=[a100"), False),
+    ("constraint-comma-is-and", _s("#SBATCH --constraint=a100,ib"), True),
     # §2 durations and datetimes
     ("time-1h", _s("#SBATCH --time=1h"), False),
     ("time-2-", _s("#SBATCH --time=2-"), True),

@@ -15,7 +15,7 @@ from slurmspec.kinds import Fixability, LaunchKind, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.launch._common import gpu_note, idle, program, python_steps, repeated, steps, task_note
-from slurmspec.rules.launch._fixes import set_tasks_per_node
+from slurmspec.rules.launch._per_gpu_fix import one_task_per_gpu
 
 _SPAWNING = frozenset({LaunchKind.TORCHRUN, LaunchKind.ACCELERATE, LaunchKind.DEEPSPEED, LaunchKind.HOROVODRUN, LaunchKind.MPIRUN})
 # Arguments or programs that hand a GPU/process count to the program, or name a
@@ -52,6 +52,12 @@ def gpus_idle_single_process(ctx: Context) -> None:
     `mpirun`). It stays silent when the program's arguments mention GPUs, devices or a
     distributed strategy (the program may spawn its own workers), when the script sets
     `CUDA_VISIBLE_DEVICES`, and for launches in loops or in the background.
+
+    The unsafe fix (for `srun` launches) asks for one task per GPU and divides the CPUs per
+    node the job asked for among them (`--ntasks=1 --cpus-per-task=64` on 8 GPUs becomes
+    `--ntasks-per-node=8 --cpus-per-task=8`). When the CPUs cannot be kept (no
+    `--cpus-per-task`, so each new task would add a CPU, or a count that does not divide)
+    there is no fix.
 
     ## Why is this bad?
     One process drives one GPU unless the program itself spawns workers or uses
@@ -101,15 +107,23 @@ def gpus_idle_single_process(ctx: Context) -> None:
         if gpn >= 2 and not spawning and not reported and not _hinted(launch):
             reported = True
             where = srun if srun is not None else launch
-            fix = (f"start one task per GPU (`#SBATCH --ntasks-per-node={gpn}` and `srun`)"
-                   f" or use `torchrun --nproc_per_node={gpn}`")
+            fix = (f"start one task per GPU (`#SBATCH --ntasks-per-node={gpn}`{_cpus_each(geom, gpn)} and"
+                   f" `srun`) or use `torchrun --nproc_per_node={gpn}`")
             ctx.report(
                 "SB310", where.span if where.span.end_line == where.span.line else where.command_span,
                 f"the job has {gpn} GPUs per node but `{program(launch)}` runs as a single process"
                 f" per node: unless the program starts one process per GPU itself, {idle(gpn - 1)}; {fix}",
                 notes=gpu_note(geom) + task_note(geom),
-                fix=set_tasks_per_node(script, srun, gpn, "one task per GPU") if srun is not None else None,
+                fix=one_task_per_gpu(ctx, srun, gpn, "one task per GPU"),
             )
+
+
+def _cpus_each(geom, gpn: int) -> str:
+    """`` with `--cpus-per-task=8` ``: the CPUs per task that keep the CPUs per node asked for."""
+    cpt, tpn = geom.cpus_per_task, geom.tasks_per_node
+    if not cpt or not tpn or cpt * tpn % gpn or cpt * tpn // gpn == cpt:
+        return ""
+    return f" with `--cpus-per-task={cpt * tpn // gpn}`"
 
 
 def _hinted(launch) -> bool:

@@ -2,16 +2,32 @@
 
 Under `srun`, DDP, Horovod, DeepSpeed and Lightning run one task per GPU: the
 tasks per node (`man srun`, `--ntasks-per-node`) should equal the GPUs per node
-(`--gpus-per-node`, `--gres=gpu:N`).
+(`--gpus-per-node`, `--gres=gpu:N`). Only for programs that show they train on
+GPUs that way: a CPU MPI program (`mpi4py`) on a job that asks for one GPU
+because the site requires one is not such a job.
 """
 
 from __future__ import annotations
 
+import re
+
 from slurmspec.kinds import Fixability, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.launch._common import gpu_note, idle, option_span, program, python_steps, repeated, task_note
-from slurmspec.rules.launch._fixes import set_tasks_per_node
+from slurmspec.rules.launch._common import (
+    gpu_note, idle, option_span, plural, program, python_steps, repeated, task_note,
+)
+from slurmspec.rules.launch._per_gpu_fix import one_task_per_gpu
+
+# Words that show distributed GPU training with one process per GPU (in the program's name or
+# arguments, or on a command line of the body): the frameworks, NCCL, and their variables.
+_EVIDENCE = re.compile(
+    r"torch|nccl|horovod|(?<![a-z])hvd(?![a-z])|deepspeed|lightning|accelerate|(?<![a-z])ddp(?![a-z])|"
+    r"fsdp|megatron|master_addr|master_port|world_size|local_rank",
+    re.IGNORECASE,
+)
+# Options that bind GPUs to tasks: the job itself says one process uses a share of the GPUs.
+_GPU_TASK_OPTIONS = ("gpus-per-task", "ntasks-per-gpu", "gpu-bind")
 
 
 @rule("SB311", "srun-tasks-gpus-mismatch", Severity.WARNING, Outcome.WRONG, fix=Fixability.SOMETIMES)
@@ -21,6 +37,14 @@ def srun_tasks_gpus_mismatch(ctx: Context) -> None:
     For `srun python ...` with several tasks per node on a GPU job (the DDP, Horovod,
     DeepSpeed and Lightning style, where Slurm starts one process per GPU), compares the
     tasks per node with the GPUs per node (or, for an uneven `-n`/`-N` split, the totals).
+    Only when the script shows that style: PyTorch, NCCL, Horovod, DeepSpeed, Lightning,
+    Accelerate, DDP/FSDP or Megatron in the program, its arguments or a command of the body
+    (`MASTER_ADDR`, `WORLD_SIZE`, `LOCAL_RANK` too), or a GPU-per-task option
+    (`--gpus-per-task`, `--ntasks-per-gpu`, `--gpu-bind`). A job that merely requests a GPU
+    (a CPU MPI program on a site that requires one) is left alone.
+
+    The unsafe fix sets the tasks per node to the GPUs per node and keeps the CPUs per node
+    the job asked for (`--cpus-per-task` scaled to match); when it cannot, there is no fix.
 
     ## Why is this bad?
     Fewer tasks than GPUs leaves GPUs idle; more tasks than GPUs puts several ranks on one
@@ -33,7 +57,7 @@ def srun_tasks_gpus_mismatch(ctx: Context) -> None:
     #SBATCH --ntasks-per-node=4
     #SBATCH --gpus-per-node=8
     #SBATCH --time=04:00:00
-    srun python train.py
+    srun python train_ddp.py
     ```
 
     ## Use instead
@@ -43,7 +67,7 @@ def srun_tasks_gpus_mismatch(ctx: Context) -> None:
     #SBATCH --ntasks-per-node=8
     #SBATCH --gpus-per-node=8
     #SBATCH --time=04:00:00
-    srun python train.py
+    srun python train_ddp.py
     ```
 
     ## Slurm versions
@@ -59,13 +83,42 @@ def srun_tasks_gpus_mismatch(ctx: Context) -> None:
             continue
         if tpn == 1 or srun is None:
             continue  # one process per node: SB310's case
+        mismatch = None
         if tpn is not None and tpn != gpn:
-            _mismatch(ctx, srun, launch, geom, tpn, gpn, "per node")
+            mismatch = (tpn, gpn, "per node")
         elif tpn is None and geom.tasks and geom.gpus_total and geom.tasks > 1 and geom.tasks != geom.gpus_total:
-            _mismatch(ctx, srun, launch, geom, geom.tasks, geom.gpus_total, "in total")
+            mismatch = (geom.tasks, geom.gpus_total, "in total")
+        if mismatch is None:
+            continue
+        evidence = _evidence(ctx, launch, srun)
+        if evidence:
+            _mismatch(ctx, srun, launch, geom, *mismatch, evidence)
 
 
-def _mismatch(ctx: Context, srun, launch, geom, tasks: int, gpus: int, per: str) -> None:
+def _evidence(ctx: Context, launch, srun) -> str:
+    """Why the program is one-process-per-GPU training (for a note), or "" when nothing says so."""
+    for opt in srun.options:
+        if opt.name in _GPU_TASK_OPTIONS:
+            return f"`srun {opt.raw}` binds GPUs to tasks"
+    request = ctx.script.request
+    for name in _GPU_TASK_OPTIONS:
+        if request.get(name) is not None:
+            return f"`--{name}` binds GPUs to tasks"
+    for word in (launch.program or "", *launch.args):
+        found = _EVIDENCE.search(word)
+        if found:
+            return f"`{found.group(0)}` in `{program(launch)}` points to one process per GPU"
+    script = ctx.script
+    for line in script.lines:
+        if line.kind != "command" or line.span.start < script.header_end:
+            continue
+        found = _EVIDENCE.search(line.text)
+        if found:
+            return f"`{found.group(0)}` on line {line.number} points to one process per GPU"
+    return ""
+
+
+def _mismatch(ctx: Context, srun, launch, geom, tasks: int, gpus: int, per: str, evidence: str) -> None:
     outcome = None
     if tasks < gpus:
         effect = f"{idle(gpus - tasks)} {per}"
@@ -75,9 +128,9 @@ def _mismatch(ctx: Context, srun, launch, geom, tasks: int, gpus: int, per: str)
         outcome = Outcome.FAILS
     ctx.report(
         "SB311", option_span(srun, "ntasks-per-node", "tasks-per-node", "ntasks"),
-        f"`srun {program(launch)}` starts {tasks} tasks {per} for {gpus} GPUs {per}: {effect}."
+        f"`srun {program(launch)}` starts {plural(tasks, 'task')} {per} for {plural(gpus, 'GPU')} {per}: {effect}."
         f" DDP, Horovod, DeepSpeed and Lightning under `srun` expect one task per GPU"
         f" (`--ntasks-per-node` = GPUs per node)",
-        outcome=outcome, notes=task_note(geom) + gpu_note(geom),
-        fix=set_tasks_per_node(ctx.script, srun, gpus, "one task per GPU") if per == "per node" else None,
+        outcome=outcome, notes=(evidence,) + task_note(geom) + gpu_note(geom),
+        fix=one_task_per_gpu(ctx, srun, gpus, "one task per GPU") if per == "per node" else None,
     )

@@ -157,7 +157,9 @@ def invalid_constraint(ctx: Context) -> None:
     """
         ## What it does
         Finds malformed feature expressions in `--constraint`, `--prefer`, `--batch` and
-        `--cluster-constraint`: unbalanced brackets, doubled operators, empty features.
+        `--cluster-constraint`: unbalanced brackets, doubled operators, empty features. A
+        comma between two features is read as `&` (`--constraint=a100,ib` asks for both) and
+        is not reported; a doubled or leading comma is (`a100,,ib`, like `a100&&ib`).
 
         ## Why is this bad?
         slurmctld refuses the submission with `Invalid feature specification`.
@@ -177,9 +179,11 @@ def invalid_constraint(ctx: Context) -> None:
         ```
 
         ## Slurm versions
-        All.
+        All. The comma read as `&` was checked with `sbatch --test-only` against slurmctld
+        22.05.8.
 
         ## References
         - `man sbatch`, `--constraint`
+        - `src/slurmctld/job_mgr.c:build_feature_list()`
     """
     ctx.shared(check_option_values)

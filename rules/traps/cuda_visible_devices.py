@@ -2,7 +2,12 @@
 
 Slurm's GPU plugin sets `CUDA_VISIBLE_DEVICES` to the GPUs it allocated to the
 job (`src/plugins/gres/common/gres_common.c`); a fixed value in the body
-replaces that choice.
+replaces that choice. Inside a job confined to its GPUs (device cgroups) the
+job's GPUs are numbered from 0, so indices below the GPUs per node name the
+job's own GPUs: one process per GPU (`CUDA_VISIBLE_DEVICES=0 python a.py &`,
+`=1 ... &`, ...) is the usual way to share a node's GPUs among several programs.
+An empty value (or `-1`) hides every GPU (the CUDA runtime stops at the first
+invalid index); it selects nothing.
 """
 
 from __future__ import annotations
@@ -20,16 +25,23 @@ def cuda_visible_devices_override(ctx: Context) -> None:
     """
         ## What it does
         Finds `CUDA_VISIBLE_DEVICES` set in the script body (`export`, plain assignment or a
-        prefix of one command). It is `info` when the job requests no GPU, or when the value is
-        exactly `0,1,...,N-1` for the N GPUs per node the job requests (what Slurm sets anyway on
-        clusters with device cgroups). Values built from
-        `$CUDA_VISIBLE_DEVICES`, `$SLURM_JOB_GPUS` or `$SLURM_STEP_GPUS` are not reported.
+        prefix of one command) to GPU numbers the job does not have: an index at or above the
+        GPUs per node the job requests, or a GPU UUID. It is `info` when the job requests no
+        GPU, when the value is exactly `0,1,...,N-1` for the N GPUs per node (what Slurm sets
+        anyway on clusters with device cgroups), and when an `export` keeps some of the job's
+        GPUs for the rest of the script.
+
+        Not reported: indices below the GPUs per node given to one command
+        (`CUDA_VISIBLE_DEVICES=0 python a.py &`, `CUDA_VISIBLE_DEVICES=1 python b.py &`, ...:
+        one process per GPU) or set to several different values; an empty value or `-1`
+        (hides the GPUs); values computed from a variable (`$i`, `$SLURM_LOCALID`) or built
+        from `$CUDA_VISIBLE_DEVICES`, `$SLURM_JOB_GPUS` or `$SLURM_STEP_GPUS`.
 
         ## Why is this bad?
-        Slurm sets `CUDA_VISIBLE_DEVICES` to the GPUs it allocated to the job. Overriding it with
-        fixed numbers either points at GPUs that belong to other jobs (clusters without device
-        cgroups) or at devices that do not exist inside the job's cgroup (with them): the program
-        runs on the wrong GPU, shares one with someone else, or finds none.
+        Slurm sets `CUDA_VISIBLE_DEVICES` to the GPUs it allocated to the job. A GPU number the
+        job does not have either does not exist inside the job (clusters with device cgroups:
+        the program finds no GPU) or belongs to another job (clusters without them: the program
+        shares a GPU with someone else).
 
         ## Example
         ```sbatch
@@ -56,15 +68,37 @@ def cuda_visible_devices_override(ctx: Context) -> None:
     if not has_body(ctx):
         return
     gpus = gpu_request(ctx)
-    for assignment in ctx.script.body.exports:
-        if assignment.name != "CUDA_VISIBLE_DEVICES" or assignment.value is None:
-            continue
-        value = assignment.value
+    per_node = _gpus_per_node(ctx)
+    assignments = [a for a in ctx.script.body.exports if a.name == "CUDA_VISIBLE_DEVICES" and a.value is not None]
+    distinct = {a.value.replace(" ", "") for a in assignments if _indices(a.value) is not None}
+    for assignment in assignments:
+        value = assignment.value.strip()
+        if value == "" or value.startswith("-"):
+            continue  # hides every GPU: selects none
         if any(name in value for name in _DERIVED):
             continue  # derived from Slurm's own binding
-        per_node = gpus_per_node(ctx)
+        if "$" in value or "`" in value:
+            continue  # computed per process or per loop pass: cannot be judged
         shown = assignment.raw or value
-        if gpus is not None and per_node and value.replace(" ", "") == ",".join(map(str, range(per_node))):
+        indices = _indices(value)
+        if gpus is None:
+            ctx.report(
+                "SB245", assignment.span,
+                f"`CUDA_VISIBLE_DEVICES={shown}` selects GPUs, but the job requests"
+                " none: the program either sees no GPU or uses GPUs allocated to other jobs."
+                " Request GPUs (`--gpus-per-node`, `--gres=gpu:N`) and let Slurm set the variable",
+                severity=Severity.INFO, outcome=Outcome.ADVICE,
+            )
+        elif indices is None:
+            ctx.report(
+                "SB245", assignment.span,
+                f"setting `CUDA_VISIBLE_DEVICES={shown}` overrides the GPUs Slurm"
+                f" bound to this job (`{gpus}`): without device cgroups the program may use GPUs"
+                " another job owns, with them it may see no GPU at all. Let Slurm set it",
+            )
+        elif per_node and max(indices) >= per_node:
+            _out_of_range(ctx, assignment, shown, indices, per_node, gpus)
+        elif per_node and sorted(indices) == list(range(per_node)):
             ctx.report(
                 "SB245", assignment.span,
                 f"`CUDA_VISIBLE_DEVICES={shown}` repeats what Slurm sets where it"
@@ -73,18 +107,52 @@ def cuda_visible_devices_override(ctx: Context) -> None:
                 " Let Slurm set it",
                 severity=Severity.INFO, outcome=Outcome.ADVICE,
             )
-        elif gpus is not None:
+        elif assignment.kind == "prefix" or len(distinct) > 1 or assignment.context:
+            continue  # one process (or one step) per GPU: the usual way to share the job's GPUs
+        elif per_node:
             ctx.report(
                 "SB245", assignment.span,
-                f"setting `CUDA_VISIBLE_DEVICES={shown}` overrides the GPUs Slurm"
-                f" bound to this job (`{gpus}`): without device cgroups the program may use GPUs"
-                " another job owns, with them it may see no GPU at all. Let Slurm set it",
-            )
-        else:
-            ctx.report(
-                "SB245", assignment.span,
-                f"`CUDA_VISIBLE_DEVICES={shown}` selects GPUs, but the job requests"
-                " none: the program either sees no GPU or uses GPUs allocated to other jobs."
-                " Request GPUs (`--gpus-per-node`, `--gres=gpu:N`) and let Slurm set the variable",
+                f"`CUDA_VISIBLE_DEVICES={shown}` keeps {len(set(indices))} of the job's {per_node}"
+                f" GPUs per node (`{gpus}`) for every command after it; the others stay idle unless"
+                " a later command sets the variable again. Where jobs are not confined to their GPUs"
+                " (no device cgroups) the numbers are the node's GPUs, not necessarily this job's",
                 severity=Severity.INFO, outcome=Outcome.ADVICE,
             )
+
+
+def _out_of_range(ctx: Context, assignment, shown: str, indices: tuple[int, ...], per_node: int, gpus: str) -> None:
+    bad = sorted({i for i in indices if i >= per_node})
+    names = f"GPU {bad[0]}" if len(bad) == 1 else "GPUs " + ", ".join(map(str, bad))
+    exist = "does" if len(bad) == 1 else "do"
+    valid = "0" if per_node == 1 else f"0-{per_node - 1}"
+    ctx.report(
+        "SB245", assignment.span,
+        f"`CUDA_VISIBLE_DEVICES={shown}` names {names}, but the job has {per_node} GPU(s) per"
+        f" node (`{gpus}`), numbered {valid} inside the job: where Slurm confines jobs to their GPUs"
+        f" (device cgroups) {names} {exist} not exist and the program finds no GPU, elsewhere it may"
+        f" use a GPU another job owns. Let Slurm set the variable, or pick from {valid}",
+    )
+
+
+def _indices(value: str) -> tuple[int, ...] | None:
+    """``0,1,3`` -> (0, 1, 3); None for anything else (UUIDs, MIG names, variables)."""
+    items = [item.strip() for item in value.split(",")]
+    if not items or not all(item.isascii() and item.isdigit() for item in items):
+        return None
+    return tuple(int(item) for item in items)
+
+
+def _gpus_per_node(ctx: Context) -> int | None:
+    """GPUs per node: ``--gpus-per-node``/``--gres``, else ``--gpus`` on a one-node job."""
+    per_node = gpus_per_node(ctx)
+    if per_node is not None:
+        return per_node
+    request = ctx.script.request
+    nodes = request.value("nodes")
+    if nodes is not None and not (getattr(nodes, "minimum", None) == 1 and getattr(nodes, "maximum", None) == 1):
+        return None
+    items = getattr(request.value("gpus"), "items", None)
+    try:
+        return sum(int(item.count) for item in items) if items else None
+    except (TypeError, ValueError, AttributeError):
+        return None

@@ -8,10 +8,9 @@ stdout/stderr folders, commit ecc671a), a missing `--input` folder fails on
 every release, and a missing `--chdir` sends the job to `/tmp`
 (`src/slurmd/slurmstepd/mgr.c`, "couldn't chdir to ...: going to /tmp instead").
 
-Relative names resolve against sbatch's working folder, which the linter cannot
-know: it stands in the script's folder and its own working folder (``ctx.fs``),
-and reports only when the folder exists in neither. One checker reports the
-three codes.
+Where each name lands (patterns expanded as far as the script allows, relative
+names resolved through ``ctx.fs``) comes from ``slurmspec.model.logs``. One
+checker reports the three codes.
 """
 
 from __future__ import annotations
@@ -19,15 +18,17 @@ from __future__ import annotations
 import os
 import re
 
-import attrs
-
 from slurmspec.gates import CREATES_LOG_DIRS
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.traps._request_facts import file_settings, show
+from slurmspec.model.logs import (
+    LogFile, absolute_missing, folder_missing, log_files, shell_free, submit_dirs,
+)
+from slurmspec.rules.traps._request_facts import show
 
-_SHELL_CHARS = ("$", "~", "`")
+_SHELL_CHARS = ("$", "~", "`", "\\")
+_FRESH_NAMES = {"j": "job id", "J": "job id and step id", "A": "array job id", "S": "SLUID"}
 
 
 @rule("SB230", "output-directory-missing", Severity.ERROR, Outcome.FAILS)
@@ -38,9 +39,14 @@ def output_directory_missing(ctx: Context) -> None:
         are resolved against `--chdir` when it is given, otherwise against the submit directory.
         The linter cannot know where you will run `sbatch`, so it stands in the folder of the
         script file and its own working directory (standard input: the working directory only)
-        and reports only when the directory exists in neither. Names whose directory part holds a
-        `%` pattern, `$`, `~` or a backslash are not checked; nor are absolute paths whose parent
-        folder is missing too (the linter is then most likely not running on the cluster).
+        and reports only when the directory exists in neither. Patterns are expanded as far as the
+        script allows: `%x` is the `--job-name` (without one, `sbatch -J` may name the job, so a
+        folder holding `%x` is then not judged) and `%%` a percent sign; in
+        `logs/%u/%j.out` only `logs` is checked, since the user name is not known here. A folder
+        named after the job itself (`run_%j/out.log`, also `%A`, `%J`, `%S`) is reported wherever
+        it is: it cannot exist before the job starts. Names whose directory part holds `$`, `~`
+        or a backslash are not checked; nor are absolute paths whose parent folder is missing too
+        (the linter is then most likely not running on the cluster).
 
         ## Why is this bad?
         Up to Slurm 22.05 slurmstepd does not create the directory: opening the file fails, the
@@ -66,13 +72,14 @@ def output_directory_missing(ctx: Context) -> None:
         Or run `mkdir -p slurm-logs-of-example` before `sbatch`.
 
         ## Slurm versions
-        22.05: `error`, the job fails at start without a log. 23.02 and newer: `info`, the
-        directory is created when the job starts.
+        22.05: `error`, the job fails at start without a log (a real 22.05 job with
+        `--output=run_%j/out.log` ends `JobLaunchFailure`). 23.02 and newer: `info`, the directory
+        is created when the job starts.
 
         ## References
         - `man sbatch`, `--output` ("The directory ... must exist" in 22.05)
         - Slurm commit ecc671a, "Allow recursive directory creation for job stderr/stdout files"
-        - `src/slurmd/slurmstepd/io.c`
+        - `src/slurmd/slurmstepd/io.c`; `src/slurmd/common/fname.c`, `fname_create()` (patterns)
     """
     ctx.shared(_check)
 
@@ -81,7 +88,9 @@ def output_directory_missing(ctx: Context) -> None:
 def input_directory_missing(ctx: Context) -> None:
     """
         ## What it does
-        Finds an `--input` file name whose directory does not exist (resolved as for SB230).
+        Finds an `--input` file name whose directory does not exist (resolved and expanded as for
+        SB230), or whose directory is named after the job (`params_%j/input.txt`), which cannot
+        exist before the job starts.
 
         ## Why is this bad?
         slurmstepd never creates anything for standard input: the file cannot be opened and the
@@ -147,28 +156,21 @@ def chdir_missing(ctx: Context) -> None:
     ctx.shared(_check)
 
 
-# --- where relative paths resolve --------------------------------------------------
+# --- the checker -------------------------------------------------------------------
 
 
-def _submit_dirs(ctx: Context) -> list[str]:
-    """Folders that stand in for sbatch's working folder, best first (absolute paths).
+def _logs(ctx: Context) -> tuple[LogFile, ...]:
+    return log_files(ctx.script, ctx.fs)
 
-    The folder of the script file is the usual one; the linter's own working
-    folder is the other (``sbatch jobs/train.sbatch`` from the project root).
-    For standard input only the working folder is left.
-    """
-    dirs: list[str] = []
-    path = ctx.script.path
-    cwd = ctx.fs.cwd()
-    if path and ctx.fs.isfile(path):
-        if not os.path.isabs(path) and cwd is None:
-            return dirs
-        dirs.append(os.path.dirname(os.path.normpath(os.path.join(cwd or "", path))))
-    if cwd is None:
-        return dirs
-    if cwd not in dirs:
-        dirs.append(cwd)
-    return dirs
+
+def _check(ctx: Context) -> None:
+    seen = set()
+    for log in ctx.shared(_logs):
+        if log.setting is None or id(log.setting.directive) in seen:
+            continue
+        seen.add(id(log.setting.directive))
+        _check_file(ctx, log)
+    _check_chdir(ctx)
 
 
 def _shown(ctx: Context, folder: str) -> str:
@@ -177,48 +179,6 @@ def _shown(ctx: Context, folder: str) -> str:
     if cwd is None or not os.path.isabs(folder):
         return folder
     return os.path.relpath(folder, cwd)
-
-
-def _shell_free(text: str) -> bool:
-    return not any(c in text for c in _SHELL_CHARS) and "%" not in text and "\\" not in text
-
-
-def _absolute_missing(ctx: Context, directory: str) -> bool:
-    """True when absolute ``directory`` is missing but its parent exists here.
-
-    When more than the last component is missing (``/scratch/alice/logs`` on a
-    laptop) the linter is most likely not running on the cluster's file
-    system, so saying "missing" would be noise.
-    """
-    directory = os.path.normpath(directory)
-    if ctx.fs.isdir(directory):
-        return False
-    parent = os.path.dirname(directory)
-    return parent not in ("/", "", directory) and ctx.fs.isdir(parent)
-
-
-@attrs.frozen
-class _Base:
-    """Where a component's relative file names resolve: folders that exist here."""
-
-    dirs: tuple[str, ...]  # candidate folders (all exist here)
-    via_chdir: bool
-    known: bool  # False: --chdir cannot be resolved here, so nothing relative is checked
-    absolute: bool = False  # --chdir is an absolute path (shown as written)
-
-
-def _component_base(ctx: Context, component) -> _Base:
-    submit = tuple(_submit_dirs(ctx))
-    chdir = component.request.get("chdir")
-    if chdir is None or not isinstance(chdir.raw, str):
-        return _Base(submit, False, bool(submit))
-    value = chdir.raw
-    if not value or not _shell_free(value):
-        return _Base((), True, False)
-    if os.path.isabs(value):
-        return _Base((value,), True, ctx.fs.isdir(value), absolute=True)
-    found = tuple(os.path.join(d, value) for d in submit if ctx.fs.isdir(os.path.join(d, value)))
-    return _Base(found, True, bool(found))
 
 
 def _late_mkdir(ctx: Context, directory: str) -> tuple[str, ...]:
@@ -235,44 +195,35 @@ def _late_mkdir(ctx: Context, directory: str) -> tuple[str, ...]:
             " the script starts",)
 
 
-# --- the checker -------------------------------------------------------------------
-
-
-def _check(ctx: Context) -> None:
-    for component, setting in file_settings(ctx):
-        _check_file(ctx, component, setting)
-    _check_chdir(ctx)
-
-
-def _check_file(ctx: Context, component, setting) -> None:
+def _check_file(ctx: Context, log: LogFile) -> None:
     """SB230/SB231: the folder of one --output/--error/--input name."""
-    pattern = setting.value
-    text = getattr(pattern, "text", None)
-    if not isinstance(text, str) or getattr(pattern, "is_none", True) or getattr(pattern, "escaped", True):
+    written = log.written_folder
+    if log.null or log.escaped or not written or any(c in written for c in _SHELL_CHARS):
         return
-    directory = os.path.dirname(text)
-    if not directory or not _shell_free(directory):
+    if log.fresh is not None:
+        _report_fresh(ctx, log)
         return
-    directive = setting.directive
+    directory = log.known_folder(trust_script_name=False)
+    if not folder_missing(ctx.fs, log.base, directory):
+        return
     if os.path.isabs(directory):
-        if not _absolute_missing(ctx, directory):
-            return
         where = "here"
     else:
-        base = _component_base(ctx, component)
-        if not base.known or not base.dirs:
-            return
-        if any(ctx.fs.isdir(os.path.join(d, directory)) for d in base.dirs):
-            return
+        base = log.base
         folder = base.dirs[0] if base.absolute else _shown(ctx, base.dirs[0])
         where = (f"here (relative to `--chdir`, `{folder}`)" if base.via_chdir
                  else f"here (relative to `{folder}`, standing in for the submit directory)")
-    span = ctx.script.span_in_value(directive, 0, len(directory))
-    option = "--" + setting.name
-    if setting.name == "input":
+    directive = log.setting.directive
+    span = ctx.script.span_in_value(directive, 0, len(written))
+    option = "--" + log.stream
+    named = f"`{directory}`"
+    if directory != written:
+        named += (f" (`{written}` with job name `{log.job_name}`)" if directory == log.folder
+                  else f" (the start of `{written}`)")
+    if log.stream == "input":
         ctx.report(
             "SB231", span,
-            f"directory `{directory}` of `{option}` does not exist {where}; the job cannot open"
+            f"directory {named} of `{option}` does not exist {where}; the job cannot open"
             f" its standard input and fails at start. Create it, or fix the path in `{show(directive)}`",
         )
         return
@@ -280,7 +231,7 @@ def _check_file(ctx: Context, component, setting) -> None:
     if ctx.version < CREATES_LOG_DIRS:
         ctx.report(
             "SB230", span,
-            f"directory `{directory}` of `{option}` does not exist {where}; Slurm"
+            f"directory {named} of `{option}` does not exist {where}; Slurm"
             f" {ctx.version[0]:02d}.{ctx.version[1]:02d} does not create it, so the job fails at"
             f" start without writing any log. Run `mkdir -p {directory}` before `sbatch`",
             notes=notes,
@@ -288,10 +239,46 @@ def _check_file(ctx: Context, component, setting) -> None:
     else:
         ctx.report(
             "SB230", span,
-            f"directory `{directory}` of `{option}` does not exist {where}; Slurm"
-            f" {CREATES_LOG_DIRS[0]:02d}.{CREATES_LOG_DIRS[1]:02d} and newer create it when the job"
+            f"directory {named} of `{option}` does not exist {where}; Slurm"
+            f" {_release(CREATES_LOG_DIRS)} and newer create it when the job"
             " starts, so make sure the name is the one you meant",
             severity=Severity.INFO, outcome=Outcome.ADVICE, notes=notes,
+        )
+
+
+def _release(version) -> str:
+    return f"{version[0]:02d}.{version[1]:02d}"
+
+
+def _report_fresh(ctx: Context, log: LogFile) -> None:
+    """A folder named after the job (`run_%j/out.log`): it cannot exist before the job starts."""
+    written = log.written_folder
+    directive = log.setting.directive
+    span = ctx.script.span_in_value(directive, 0, len(written))
+    option = "--" + log.stream
+    spec = log.fresh
+    what = f"directory `{written}` of `{option}` is named after the job (`%{spec}`, the {_FRESH_NAMES[spec]})"
+    cut = written.find("%" + spec)
+    start = written.rfind("/", 0, cut) + 1
+    flat = log.written[:start] + log.written[start:].replace("/", "-")
+    instead = f"put the pattern in the file name instead (`{option}={flat}`)"
+    if log.stream == "input":
+        ctx.report("SB231", span, f"{what}, so it cannot exist before the job starts: the job"
+                   " cannot open its standard input and fails at start. Name a file that exists"
+                   " before `sbatch` runs")
+    elif ctx.version >= CREATES_LOG_DIRS:
+        ctx.report(
+            "SB230", span,
+            f"{what}; Slurm {_release(CREATES_LOG_DIRS)} and newer create it when the job starts,"
+            f" but older releases fail the job without a log: if it must run there too, {instead}",
+            severity=Severity.INFO, outcome=Outcome.ADVICE,
+        )
+    else:
+        ctx.report(
+            "SB230", span,
+            f"{what}, so it cannot exist before the job starts; Slurm"
+            f" {ctx.version[0]:02d}.{ctx.version[1]:02d} does not create it, so the job fails at"
+            f" start without writing any log. {instead[0].upper()}{instead[1:]}",
         )
 
 
@@ -302,12 +289,12 @@ def _check_chdir(ctx: Context) -> None:
         if chdir is None or chdir.inherited or not isinstance(chdir.raw, str):
             continue
         value = chdir.raw
-        if not value or not _shell_free(value):
+        if not value or not shell_free(value):
             continue
         if os.path.isabs(value):
-            missing = _absolute_missing(ctx, value)
+            missing = absolute_missing(ctx.fs, value)
         else:
-            submit = _submit_dirs(ctx)
+            submit = submit_dirs(ctx.script, ctx.fs)
             missing = bool(submit) and not any(ctx.fs.isdir(os.path.join(d, value)) for d in submit)
         if missing:
             directive = chdir.directive

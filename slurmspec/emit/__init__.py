@@ -11,13 +11,14 @@ import json
 from pathlib import Path
 
 from slurmspec.spec.model import Spec
+from slurmspec.version import NEWEST, Version
 
 MARKER = "# slurmspec-spec: "
 BODY_SECTIONS = ("launch", "env", "staging", "checkpoint", "monitor", "chain")
 
 
-def emit(spec: Spec, base: Path | None = None) -> str:
-    """The script text. ``base`` is the folder a ``[body] file`` is relative to."""
+def emit(spec: Spec, base: Path | None = None, version: Version = NEWEST) -> str:
+    """The script text for Slurm ``version``. ``base`` is the folder a ``[body] file`` is relative to."""
     from slurmspec.emit.header import header_lines
 
     text = "\n".join(header_lines(spec)) + "\n"
@@ -27,7 +28,7 @@ def emit(spec: Spec, base: Path | None = None) -> str:
             return text + body.get("script")
         path = Path(body.get("file"))
         return text + ((base / path) if base is not None and not path.is_absolute() else path).read_text()
-    return text + generated_body(spec)
+    return text + generated_body(spec, version)
 
 
 def body_data(spec: Spec) -> dict:
@@ -35,7 +36,7 @@ def body_data(spec: Spec) -> dict:
     return {name: data[name] for name in BODY_SECTIONS if name in data}
 
 
-def generated_body(spec: Spec) -> str:
+def generated_body(spec: Spec, version: Version = NEWEST) -> str:
     from slurmspec.emit import workflow
     from slurmspec.emit.launch import RENDEZVOUS, launch_command, needs_rendezvous
 
@@ -51,7 +52,7 @@ def generated_body(spec: Spec) -> str:
         cleanup = undo + cleanup
     if needs_rendezvous(spec):
         lines += ["", "# Rendezvous: first node of the allocation, port derived from the job id", RENDEZVOUS]
-    lines += ["", launch_command(spec), "status=$?"]
+    lines += ["", launch_command(spec, version), "status=$?"]
     if cleanup:
         lines += ["", *cleanup]
     lines += ['exit "$status"']

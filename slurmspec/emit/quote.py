@@ -69,5 +69,24 @@ def shell_template(text: str) -> str:
     return "".join(parts)
 
 
+# Words bash reads as syntax, not as a command name, when bare in command position.
+_RESERVED = frozenset("if then else elif fi case esac for select while until do done in function time coproc".split())
+_ASSIGNMENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*\+?=")
+_BARE = re.compile(r"[\w@%+=:,./-]+")  # what shlex.quote leaves unquoted
+
+
+def command_word(text: str) -> str:
+    """``shell_template(text)`` for the first word of a command: never an assignment or a reserved word.
+
+    ``A=b`` or ``time`` left bare in command position would be read by bash as a
+    variable assignment or a keyword, so their leading bare run is single-quoted.
+    """
+    word = shell_template(text)
+    bare = _BARE.match(word)
+    if bare is not None and (_ASSIGNMENT.match(word) or bare.group() in _RESERVED and bare.end() == len(word)):
+        return "'" + bare.group() + "'" + word[bare.end():]
+    return word
+
+
 def shell_words(words: list[str] | tuple[str, ...]) -> str:
     return " ".join(shell_template(w) for w in words)

@@ -29,13 +29,14 @@ class ConvertError(ValueError):
     """The script holds something a TOML spec cannot carry (e.g. bytes that are not UTF-8)."""
 
 
-def convert_script(script: Script) -> Spec:
-    from slurmspec.spec.load import spec_from_data
+def convert_script(script: Script, verbatim: frozenset[int] = frozenset()) -> Spec:
+    """The spec of ``script``; components in ``verbatim`` keep their directive lines as they are."""
+    from slurmspec.spec.load import SpecError, spec_from_data
 
     if script.had_undecodable_bytes:
         raise ConvertError("the script is not valid UTF-8, and TOML text must be")
     data: dict[str, Any] = {}
-    body_start, kept, broken = _header(script)
+    body_start, kept, broken = _header(script, verbatim)
     # A CRLF script's "\r" is whitespace to sbatch; the header is re-emitted with "\n" line ends.
     shebang = script.shebang.text.rstrip("\r") if script.shebang is not None else None
     if shebang is not None and shebang != DEFAULT_SHEBANG and header_safe(shebang):
@@ -53,14 +54,22 @@ def convert_script(script: Script) -> Spec:
             hetjob["lines"] = kept[component.index]
         data.setdefault("hetjob", []).append(hetjob)
     body = script.source[body_start:]
-    header_spec = spec_from_data({**data, "body": {"script": body}}, script.version)
+    try:
+        header_spec = spec_from_data({**data, "body": {"script": body}}, script.version)
+    except SpecError:
+        if 0 in broken:
+            raise
+        # Typed keys sbatch refuses together (spec/requests.py): the loader would
+        # refuse them, so the component keeps its lines as written (sbatch refuses
+        # the emitted script the same way, and `slurmspec emit` says so).
+        return convert_script(script, verbatim | {0})
     sections = _generated_sections(header_spec, body, script)
     if sections is not None:
         return spec_from_data({**data, **sections}, script.version)
     return header_spec
 
 
-def _header(script: Script) -> tuple[int, dict[int, list[str]], set[int]]:
+def _header(script: Script, verbatim: frozenset[int] = frozenset()) -> tuple[int, dict[int, list[str]], set[int]]:
     """(offset where the body starts, header lines kept verbatim per component, broken components).
 
     A component with a directive line sbatch cannot read (or a value with
@@ -72,7 +81,7 @@ def _header(script: Script) -> tuple[int, dict[int, list[str]], set[int]]:
     """
     troubled = {issue.span.line for issue in script.issues if not issue.ignored}
     component_of = {d.line.number: (d.component, d.separator) for d in script.directive_lines}
-    broken = {component_of[n][0] for n in troubled if n in component_of}
+    broken = {component_of[n][0] for n in troubled if n in component_of} | set(verbatim)
     # A value no #SBATCH word can spell again (NUL, control characters) keeps its lines verbatim too.
     broken |= {d.component for d in script.directives
                if not d.ignored and d.value is not None and not header_safe(d.value)}
@@ -160,4 +169,4 @@ def _generated_sections(header_spec: Spec, body: str, script: Script) -> dict[st
         candidate = spec_from_data({**data, **sections}, script.version)
     except (ValueError, TypeError, AttributeError, SpecError):
         return None
-    return sections if isinstance(sections, dict) and generated_body(candidate) == body else None
+    return sections if isinstance(sections, dict) and generated_body(candidate, script.version) == body else None

@@ -70,6 +70,12 @@ def spec_from_data(data: dict[str, Any], version: Version = NEWEST, source: str 
 
         for path, message in check_spec(spec, version):
             checker.fail(path, message)
+    if not checker.problems:
+        from slurmspec.spec.launch_words import check_launch_words
+        from slurmspec.spec.requests import check_requests
+
+        for path, message in [*check_requests(spec, version), *check_launch_words(spec)]:
+            checker.fail(path, message)
     if checker.problems:
         raise SpecError(sorted(checker.problems, key=lambda p: (p.line, p.column)))
     return spec

@@ -83,7 +83,7 @@ def typed_spelling(option: str, value: str | None, context: dict[str, Any]) -> t
     if option not in fields or context.get("raw_count", {}).get(option, 0) > 1:
         return None  # repeated raw occurrences of an accumulating option have no single typed spelling
     section, field = fields[option]
-    if (section, field.key) in context:
+    if (section, field.key) in context or _excluded(section, field.key, context):
         return None
     if option in _GPU_KEYS:
         parsed = gpu_from_option(value)
@@ -103,6 +103,17 @@ def typed_spelling(option: str, value: str | None, context: dict[str, Any]) -> t
             or not _accepted(section, field.key, spelled, context):
         return None
     return section, field.key, spelled
+
+
+def _excluded(section: str, key: str, context: dict[str, Any]) -> bool:
+    """Does a typed key already set exclude this one (``mem`` and ``mem_per_gpu``...)?
+
+    Then the option stays raw, and the loader reports the pair (spec/requests.py).
+    """
+    from slurmspec.spec.requests import EXCLUSIVE_GROUPS
+
+    return any(key in group and any((section, other) in context for other in group if other != key)
+               for group in EXCLUSIVE_GROUPS)
 
 
 def _accepted(section: str, key: str, value: Any, context: dict[str, Any]) -> bool:

@@ -43,9 +43,13 @@ def test_emit_reports_what_the_rules_find(tmp_path):
     spec = tmp_path / "job.toml"
     spec.write_text('[resources]\nnodes = 1\nntasks = 1\ngpus_per_node = 4\n[launch]\nkind = "plain"\nprogram = "x.py"\n')
     result = run("emit", str(spec))
-    assert result.returncode == 0
-    assert b"SB310" in result.stderr  # one process on a 4-GPU node; the spec is valid, the rule warns
-    assert b"SB310" not in run("emit", "--no-check", str(spec)).stderr
+    # One process on a 4-GPU node: the spec is valid, the rule (an error: 3 GPUs idle) says
+    # so; the script is still written, and the exit code is 1.
+    assert result.returncode == 1
+    assert b"SB310 error" in result.stderr and result.stdout.startswith(b"#!/bin/bash\n")
+    unchecked = run("emit", "--no-check", str(spec))
+    assert unchecked.returncode == 0 and b"SB310" not in unchecked.stderr
+    assert unchecked.stdout == result.stdout
 
 
 def test_emit_body_file_relative_to_the_spec(tmp_path):

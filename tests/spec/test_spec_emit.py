@@ -24,7 +24,8 @@ from slurmspec.emit import emit
 from slurmspec.lint import lint_text
 from slurmspec import parse
 from slurmspec.spec import SpecError, load_spec, spec_from_data
-from tests.strategies import hostile_text, job_spec_data
+from tests.spec.spec_data import spec_data
+from tests.strategies import hostile_text
 
 KINDS = ("torchrun", "srun", "horovod", "lightning", "accelerate", "deepspeed", "mpi", "plain")
 
@@ -82,10 +83,14 @@ import json, os, sys
 name = os.path.basename(sys.argv[0])
 with open(os.environ["STUB_LOG"], "a") as log:
     log.write(json.dumps(sys.argv) + "\\n")
-if name == "srun":  # run the step command, as srun would (options dropped)
+if name in ("srun", "mpirun", "horovodrun"):  # run the command in a "task", as they would
     args = sys.argv[1:]
-    while args and args[0].startswith("-"):
-        args.pop(0)
+    if name == "srun":  # options dropped
+        while args and args[0].startswith("-"):
+            args.pop(0)
+    else:  # -np N [-H hosts]
+        args = args[2 if name == "mpirun" else 4:]
+    os.environ["SLURM_PROCID"] = os.environ["OMPI_COMM_WORLD_RANK"] = "7"  # a task's own rank
     if args:
         os.execvp(args[0], args)
 elif name == "scontrol":
@@ -127,7 +132,7 @@ def _assert_no_canary(work: Path) -> None:
 
 
 @settings(max_examples=40, suppress_health_check=list(HealthCheck), deadline=None)
-@given(data=job_spec_data(), program_args=st.lists(hostile_text(), max_size=4))
+@given(data=spec_data(), program_args=st.lists(hostile_text(), max_size=4))
 def test_hostile_strings_never_run(stub_dir, tmp_path_factory, data, program_args):
     data["launch"]["args"] = program_args
     data["launch"]["program"] = "train.py"
@@ -162,3 +167,117 @@ def test_hostile_header_values_are_refused_or_inert(stub_dir, tmp_path):
     run_hostile(script, stub_dir, tmp_path)
     _assert_no_canary(tmp_path)
     assert (tmp_path / "stub.log").exists()
+
+
+# ------------------------------------------------------------------ the launched command
+def _launch_line(script: str) -> str:
+    return script.split("\nstatus=$?")[0].rsplit("\n", 1)[-1]
+
+
+@pytest.mark.parametrize(("kind", "extra", "expected"), [
+    ("lightning", 'python = "python -u"\n', "srun python -u train.py --epochs 1"),
+    ("torchrun", 'python = "/opt/py/bin/python -u"\n', "srun /opt/py/bin/python -u -m torch.distributed.run --nnodes="),
+    ("accelerate", 'python = "python3 -X dev"\n', "bash -c 'exec python3 -X dev -m accelerate.commands.launch --multi_gpu"),
+    ("srun", 'python = "\'/opt/my env/python\' -u"\n', "slurmspec-task '/opt/my env/python' -u train.py"),
+])
+def test_python_with_options_is_split_into_words(kind, extra, expected):
+    assert expected in _launch_line(emit(load_spec(kind_spec(kind, extra))))
+
+
+@pytest.mark.parametrize(("python", "fragment"), [
+    ('"python \'-u"', "cannot be split into words"),
+    ('""', "`launch.python` is empty"),
+    ('"-u"', "starts with `-u`, an option"),
+])
+def test_python_that_is_not_a_command_is_refused(python, fragment):
+    with pytest.raises(SpecError, match=re.escape(fragment)):
+        load_spec(kind_spec("lightning", f"python = {python}\n"))
+
+
+def test_accelerate_runs_a_program_that_is_not_python_without_python():
+    line = _launch_line(emit(load_spec(kind_spec("accelerate").replace('"train.py"', '"./train.sh"'))))
+    assert '--main_process_port "$MASTER_PORT" --no_python "$@"\' slurmspec-task ./train.sh --epochs 1' in line
+    line = _launch_line(emit(load_spec(kind_spec("accelerate"))))
+    assert "--no_python" not in line and line.endswith("slurmspec-task train.py --epochs 1")
+
+
+@pytest.mark.parametrize(("program", "expected"), [("A=b", "'A=b' --epochs 1"), ("time", "'time' --epochs 1"),
+                                                   ("timer", "\ntimer --epochs 1\n")])
+def test_program_is_never_an_assignment_or_a_keyword(program, expected):
+    script = emit(load_spec(kind_spec("plain").replace('"train.py"', f'"{program}"')))
+    assert expected in script
+
+
+PER_TASK_LINES = {  # args = ["--rank", "$SLURM_PROCID"]
+    "srun": ("srun bash -c 'export RANK=\"$SLURM_PROCID\" WORLD_SIZE=\"$SLURM_NTASKS\" LOCAL_RANK=\"$SLURM_LOCALID\""
+             " LOCAL_WORLD_SIZE=\"${SLURM_NTASKS_PER_NODE:-1}\"; exec python train.py --rank \"${SLURM_PROCID}\"'"),
+    "lightning": "srun bash -c 'exec python train.py --rank \"${SLURM_PROCID}\"'",
+    "mpi": "srun bash -c 'exec python train.py --rank \"${SLURM_PROCID}\"'",
+    "torchrun": "srun bash -c 'exec torchrun --nnodes=\"$SLURM_NNODES\" --nproc_per_node=8",
+    "accelerate": "--main_process_port \"$MASTER_PORT\" train.py --rank \"${SLURM_PROCID}\"'",
+    "plain": "\npython train.py --rank \"${SLURM_PROCID}\"\n",  # the batch step is the one task
+}
+
+
+@pytest.mark.parametrize("kind", sorted(PER_TASK_LINES))
+def test_per_task_variables_expand_in_each_task(kind):
+    text = kind_spec(kind).replace('args = ["--epochs", "1"]', 'args = ["--rank", "$SLURM_PROCID"]')
+    script = emit(load_spec(text))
+    assert PER_TASK_LINES[kind] in script
+    assert not [d for d in lint_text(script) if d.severity in ("warning", "error")]
+
+
+def test_words_without_per_task_variables_stay_arguments():
+    text = kind_spec("mpi").replace('args = ["--epochs", "1"]', 'args = ["--job", "$SLURM_JOB_ID", "$SLURM_PROCIDX"]')
+    assert _launch_line(emit(load_spec(text))) == 'srun python train.py --job "${SLURM_JOB_ID}" "${SLURM_PROCIDX}"'
+
+
+@pytest.mark.parametrize("kind", ("torchrun", "accelerate"))
+def test_worker_variables_in_torchrun_arguments_are_refused(kind):
+    text = kind_spec(kind).replace('args = ["--epochs", "1"]', 'args = ["--local-rank=${LOCAL_RANK}"]')
+    with pytest.raises(SpecError, match=r"`launch.args\[0\]` uses `\$LOCAL_RANK`, which .* sets in each worker"):
+        load_spec(text)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_srun_gets_cpus_per_task_where_it_does_not_inherit_it(kind):
+    extra = 'container = { image = "img" }\n' if kind == "plain" else ""
+    spec = load_spec(kind_spec(kind, extra).replace("[launch]", "cpus_per_task = 4\n[launch]"))
+    for version in ((22, 5), (23, 2), (23, 11), (26, 5)):
+        script = emit(spec, version=version)
+        srun_lines = [line for line in script.splitlines() if line.startswith("srun ")]
+        assert srun_lines, script  # every kind of kind_spec() launches with srun (plain: in a container)
+        assert all(('--cpus-per-task="$SLURM_CPUS_PER_TASK"' in line) == (version < (23, 11)) for line in srun_lines)
+        findings = [d for d in lint_text(script, None, version) if d.severity in ("warning", "error")]
+        assert not findings, [(d.code, d.message) for d in findings]  # SB320 among them
+
+
+def test_cpus_per_task_of_one_needs_nothing():
+    spec = load_spec(kind_spec("mpi").replace("[launch]", "cpus_per_task = 1\n[launch]"))
+    assert _launch_line(emit(spec, version=(22, 5))) == "srun python train.py --epochs 1"
+
+
+@settings(max_examples=40, suppress_health_check=list(HealthCheck), deadline=None)
+@given(data=spec_data(), args=st.lists(st.one_of(hostile_text(), st.sampled_from(
+    ["$SLURM_PROCID", "r${SLURM_PROCID}'x", "--rank=$OMPI_COMM_WORLD_RANK", "$SLURM_JOB_ID/$SLURM_PROCID"])),
+    min_size=1, max_size=4))
+def test_hostile_per_task_words_never_run_and_get_the_tasks_value(stub_dir, tmp_path_factory, data, args):
+    """Words with per-task variables are written into the task's script: still inert, expanded in the task."""
+    data["launch"].update(program="train.py", args=args)
+    data["launch"].pop("python", None)
+    for key in ("chain", "env"):
+        data.pop(key, None)
+    work = tmp_path_factory.mktemp("job")
+    script = emit(spec_from_data(data))
+    calls = run_hostile(script, stub_dir, work)
+    _assert_no_canary(work)
+    in_batch_step = data["launch"]["kind"] == "plain" and "container" not in data["launch"]
+    env = {"SLURM_JOB_ID": "4242", "HOME": str(work), "SLURM_TMPDIR": str(work / "tmp")}
+    per_task_env = {**env, "SLURM_PROCID": "" if in_batch_step else "7",
+                    "OMPI_COMM_WORLD_RANK": "" if in_batch_step else "7"}
+    uses = any(v in a for a in args for v in ("SLURM_PROCID", "OMPI_COMM_WORLD_RANK"))
+    expected = [_expand(a, per_task_env if uses else env) for a in args]
+    program_calls = [c for c in calls if "train.py" in c]
+    assert program_calls, (script, calls)
+    for call in program_calls:
+        assert call[call.index("train.py") + 1:] == expected, script

@@ -13,13 +13,14 @@ from slurmspec.spec import load_spec, spec_from_data
 from slurmspec.parser.script import parse_script
 from slurmspec.spec.convert import ConvertError, convert_script
 from slurmspec.spec.toml_write import to_toml
-from tests.strategies import job_spec_data, sbatch_conflict_scripts, sbatch_odd_scripts, sbatch_scripts
+from tests.spec.spec_data import spec_data
+from tests.strategies import sbatch_conflict_scripts, sbatch_odd_scripts, sbatch_scripts
 
 _SETTINGS = settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 
 
 @_SETTINGS
-@given(job_spec_data())
+@given(spec_data())
 def test_convert_of_emit_is_the_spec(data):
     spec = spec_from_data(data)
     script = emit(spec)
@@ -27,7 +28,7 @@ def test_convert_of_emit_is_the_spec(data):
 
 
 @_SETTINGS
-@given(job_spec_data())
+@given(spec_data())
 def test_emitted_scripts_lint_clean(data):
     script = emit(spec_from_data(data))
     findings = [d for d in lint_text(script) if d.severity in ("warning", "error")]
@@ -35,7 +36,7 @@ def test_emitted_scripts_lint_clean(data):
 
 
 @_SETTINGS
-@given(job_spec_data())
+@given(spec_data())
 def test_toml_written_and_read_back(data):
     spec = spec_from_data(data)
     assert load_spec(to_toml(spec)) == spec

@@ -17,6 +17,8 @@ TEXT = st.one_of(st.text(), st.text(alphabet="ab&|*[]()!,2 ", max_size=30))
 @pytest.mark.parametrize("text", [
     "a100", "a100&ib", "intel|amd", "rack1*2", "[rack1|rack2|rack3]", "[a*2&b*4]",
     "(a|b)&c", "((a|b)&c)|d", "[a|b]&c",
+    # a comma is read like `&` (slurmctld 22.05.8 accepts `a100,ib` and requires both)
+    "a100,ib", "a100,4gpus", "(a,b)|c", "a|b,c",
 ])
 def test_valid(text):
     parsed = parse_constraint(text, (22, 5))
@@ -25,7 +27,7 @@ def test_valid(text):
 
 @pytest.mark.parametrize("text", [
     # slurmctld answers "Invalid feature specification"
-    "&a", "a||b", "[a|b", "a|b]", "(a", "a)", "[[a]]", "a*", "a*0", "a,b", "a b",
+    "&a", "a||b", "[a|b", "a|b]", "(a", "a)", "[[a]]", "a*", "a*0", "a,,b", ",a", "a,&b", "a b",
     "a[b]", "()", "[]", "(a)[b]", "([a|b])",
 ])
 def test_invalid(text):
@@ -41,6 +43,10 @@ def test_structure():
     assert isinstance(first, Group) and first.kind == "bracket"
     assert first.expr.terms == (Feature("a", 2), Feature("b", 4))
     assert c.expr.operators == ("|",)
+
+
+def test_comma_is_and():
+    assert parse_constraint("a,b", (22, 5)).value == parse_constraint("a&b", (22, 5)).value
 
 
 def test_cluster_constraint():

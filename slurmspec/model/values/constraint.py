@@ -5,8 +5,13 @@ sbatch passes these strings through untouched; slurmctld parses them in
 (ESLURM_INVALID_FEATURE) for malformed ones, so every syntax error here is
 ``rejected=True``. Grammar: features joined by ``&`` (AND) or ``|`` (OR), a
 feature may carry ``*count``, ``[ ... ]`` is a matching-OR / multiple-count
-group (not nestable, not inside parentheses), ``( ... )`` groups. Commas and
-blanks are not allowed (there is no feature with such a name).
+group (not nestable, not inside parentheses), ``( ... )`` groups. A comma is
+read exactly like ``&`` (checked against slurmctld 22.05.8 with ``sbatch
+--test-only``: ``a100,ib`` is accepted and means both features, ``a100,v100``
+on nodes having one of them is "Requested node configuration is not available",
+``a100,,ib``, ``,a100`` and ``a100,&ib`` are refused like ``&&``, ``a100,`` is
+accepted like ``a100&``); the expression stores it as ``&``. Blanks are not
+allowed (there is no feature with such a name).
 """
 
 from __future__ import annotations
@@ -82,8 +87,8 @@ class _Parser:
     def expression(self, depth: int, in_bracket: bool) -> Expression:
         terms = [self.term(depth, in_bracket)]
         ops: list[str] = []
-        while self.peek() in ("&", "|"):
-            ops.append(self.peek())
+        while self.peek() in ("&", "|", ","):
+            ops.append("|" if self.peek() == "|" else "&")  # `,` is read as `&`
             self.i += 1
             if self.i == len(self.s) and not depth and not in_bracket:
                 # slurmctld accepts a dangling operator at the very end ("v100&"),
@@ -115,9 +120,9 @@ class _Parser:
                 raise _Error("missing `)`", start, self.i)
             self.i += 1
             return Group("paren", expr)
-        while self.i < len(self.s) and self.s[self.i] not in _SPECIAL:
+        while self.i < len(self.s) and self.s[self.i] not in _SPECIAL and self.s[self.i] != ",":
             c = self.s[self.i]
-            if c == "," or c.isspace():
+            if c.isspace():
                 raise _Error(f"{tick(c)} is not allowed in a feature expression; {HINT}",
                              self.i, self.i + 1)
             self.i += 1

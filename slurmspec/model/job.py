@@ -1,0 +1,57 @@
+"""One model of what a batch job will do: its components, its steps, and every task of each step.
+
+``job_model(script)`` is computed once per parsed ``Script`` and cached; rules
+read it through ``ctx.shared(job_model_of)`` (or call ``job_model(ctx.script)``).
+
+- A **component** (``job_components.py``) is what one hetjob component asks for:
+  nodes, tasks, tasks per node, CPUs per task and per node, GPUs per node, in
+  total and per task, and whether the task count was given.
+- A **step** (``job_steps.py``) is one launch statement of the body (looked
+  through ``exec``/containers/``bash -c``): its shape after its own ``srun``
+  options, the CPUs each task is laid out with (version-aware: 22.05 and 23.02
+  ``srun`` do not inherit ``-c``), the GPUs it holds, how many processes the
+  launcher starts (srun tasks × what ``torchrun``/``accelerate``/``deepspeed``/
+  ``mpirun`` spawn in each), and, when the counts are known and small, every task
+  with its rank, local rank, node index and the GPUs it sees (``job_gpus.py``).
+
+Every number is ``None`` when it cannot be known from literal values: the
+model never guesses. ``tests/model/test_job_model_slurm.py`` runs generated jobs
+on a real Slurm and compares each task with the model.
+"""
+
+from __future__ import annotations
+
+import weakref
+
+from slurmspec.model.job_components import component
+from slurmspec.model.job_steps import build_step
+from slurmspec.model.job_types import Component, GpuBind, JobModel, Step, Task
+
+__all__ = ["job_model", "job_model_of", "JobModel", "Component", "Step", "Task", "GpuBind"]
+
+_CACHE: dict[int, tuple[weakref.ref, JobModel]] = {}
+
+
+def job_model(script) -> JobModel:
+    """The model of ``script`` (cached for as long as the script object lives)."""
+    key = id(script)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0]() is script:
+        return hit[1]
+    model = _build(script)
+    ref = weakref.ref(script, lambda _ref, key=key: _CACHE.pop(key, None))
+    _CACHE[key] = (ref, model)
+    return model
+
+
+def job_model_of(ctx) -> JobModel:
+    """For ``ctx.shared(job_model_of)`` in rules."""
+    return job_model(ctx.script)
+
+
+def _build(script) -> JobModel:
+    comps = tuple(component(c.index, c.request) for c in script.components)
+    if not comps:
+        return JobModel((), ())
+    steps = tuple(build_step(script, script.version, comps, top) for top in script.body.launches)
+    return JobModel(comps, steps)

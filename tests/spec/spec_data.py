@@ -1,0 +1,26 @@
+"""``job_spec_data()`` (tests/strategies.py) restricted to specs the loader takes.
+
+The shared strategy draws hostile program names, some of which start with `-`
+(`--x`); the loader refuses those (a launcher would read them as its own
+options), and refuses torchrun/accelerate arguments that use a variable only
+set in each worker (`$LOCAL_RANK`). Those refusals have their own tests
+(test_spec_load.py); the property tests need specs that load.
+"""
+
+from __future__ import annotations
+
+from slurmspec.spec.launch_words import WORKER_VARIABLES, variables
+from tests.strategies import job_spec_data
+
+
+def _loadable(data: dict) -> bool:
+    launch = data["launch"]
+    if launch["program"].startswith("-"):
+        return False
+    if launch["kind"] in ("torchrun", "accelerate"):
+        return not any(name in WORKER_VARIABLES for arg in launch.get("args", ()) for name in variables(arg))
+    return True
+
+
+def spec_data():
+    return job_spec_data().filter(_loadable)
