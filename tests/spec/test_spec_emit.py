@@ -93,6 +93,12 @@ if name in ("srun", "mpirun", "horovodrun"):  # run the command in a "task", as 
     os.environ["SLURM_PROCID"] = os.environ["OMPI_COMM_WORLD_RANK"] = "7"  # a task's own rank
     if args:
         os.execvp(args[0], args)
+elif name == "apptainer":  # exec --nv [--bind M]... IMAGE command...
+    args = sys.argv[3:]
+    while args[:1] == ["--bind"]:
+        args = args[2:]
+    if len(args) > 1:
+        os.execvp(args[1], args[1:])
 elif name == "scontrol":
     print("node1")
 """
@@ -257,7 +263,7 @@ def test_cpus_per_task_of_one_needs_nothing():
     assert _launch_line(emit(spec, version=(22, 5))) == "srun python train.py --epochs 1"
 
 
-@settings(max_examples=40, suppress_health_check=list(HealthCheck), deadline=None)
+@settings(max_examples=25, suppress_health_check=list(HealthCheck), deadline=None)
 @given(data=spec_data(), args=st.lists(st.one_of(hostile_text(), st.sampled_from(
     ["$SLURM_PROCID", "r${SLURM_PROCID}'x", "--rank=$OMPI_COMM_WORLD_RANK", "$SLURM_JOB_ID/$SLURM_PROCID"])),
     min_size=1, max_size=4))

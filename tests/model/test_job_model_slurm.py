@@ -1,0 +1,198 @@
+"""The job model (slurmspec/model/job.py) against real Slurm: generated jobs really run, task by task.
+
+Every job of ``tests/model/jobgen.py`` (a fixed list of cases real Slurm once
+answered unexpectedly, plus ≥ 200 generated ones) is submitted to the throwaway
+cluster (``slurm_cluster``: its real node has 2 CPUs and 2 fake GPUs), all at
+once, then waited for. Each task reports its rank, local rank, node index,
+``CUDA_VISIBLE_DEVICES`` and its step's CPUs; the test compares them with the
+model wherever the model knows the answer:
+
+- a step the model says cannot fit (``fits`` False) must not run; one that fits must;
+- the number of tasks, and per task rank / local rank / node / visible GPUs (as
+  positions among the job's GPUs, which the batch script's ``CUDA_VISIBLE_DEVICES``
+  lists: without cgroup device constraint the node's own numbers show);
+- CPUs: the batch script sees the CPUs the component asks per node; an ``srun``
+  step whose CPUs per task were asked for (``srun -c``, ``SRUN_CPUS_PER_TASK``)
+  holds tasks per node × CPUs per task, any other holds all the job's CPUs of the
+  node (srun's default whole-node step, `man srun` ``--exact``);
+- the ``--output``/``--error`` files appear where ``slurmspec/model/logs.py`` puts
+  them (``%j``, ``%u``, ``%t``, ``%N``, ``%n`` filled in with the job's values).
+
+When Slurm and the model disagree the model is wrong: fix it and keep the job in
+``jobgen.FIXED``. Run with ``-s`` (or ``-rA``) to see the counts.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from pathlib import Path
+
+import pytest
+
+from slurmspec import parse
+from slurmspec.lint.context import FileSystem
+from slurmspec.model.job import job_model
+from slurmspec.model.logs import log_files
+from tests.model.jobgen import FIXED, REPORT_PY, REPORT_SH, Case, generated
+
+pytestmark = pytest.mark.slurm
+
+GENERATED = 205
+VERSION = "22.05"  # the throwaway cluster's release
+
+
+def _submit_all(cluster, cases: list[Case], folder: Path) -> list[tuple[Case, str, int | None, str]]:
+    submitted = []
+    for i, case in enumerate(cases):
+        text = case.render(str(folder))
+        path = folder / f"job{i}.sh"
+        path.write_text(text)
+        r = cluster.run(["sbatch", "--parsable", str(path)], cwd=str(folder), timeout=30)
+        m = re.match(r"\s*(\d+)", r.stdout)
+        submitted.append((case, str(path), int(m.group(1)) if r.returncode == 0 and m else None,
+                          r.stdout + r.stderr))
+    return submitted
+
+
+def _wait_all(cluster, ids: list[int], timeout: float = 240) -> dict[int, str]:
+    wanted = set(ids)
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        out = cluster.run(["squeue", "-h", "-o", "%A"], timeout=15).stdout.split()
+        if not wanted.intersection(int(x) for x in out if x.isdigit()):
+            break
+        time.sleep(0.5)
+    else:
+        cluster.run(["scancel", *map(str, ids)], timeout=15)
+        pytest.fail(f"jobs still queued after {timeout}s")
+    out = cluster.run(["scontrol", "show", "job", "-o"], timeout=30).stdout
+    states = {}
+    for line in out.splitlines():
+        fields = dict(tok.split("=", 1) for tok in line.split() if "=" in tok)
+        if fields.get("JobId", "").isdigit():
+            states[int(fields["JobId"])] = fields.get("JobState", "?")
+    return states
+
+
+def _reports(folder: Path, job: int) -> dict[str, dict[int, list[str]]]:
+    found: dict[str, dict[int, list[str]]] = {}
+    for path in folder.glob(f"r.{job}.*"):
+        _, _, tag, rank = path.name.split(".")
+        found.setdefault(tag, {})[int(rank)] = path.read_text().split()
+    return found
+
+
+def _positions(cvd: str, job_gpus: list[str]) -> tuple[int, ...] | str:
+    if cvd == "unset":
+        return ()
+    try:
+        return tuple(job_gpus.index(x) for x in cvd.split(","))
+    except ValueError:
+        return f"GPU {cvd} is not one of the job's {job_gpus}"
+
+
+class Tally:
+    def __init__(self) -> None:
+        self.fields = 0
+        self.problems: list[str] = []
+
+    def check(self, what: str, model, real) -> None:
+        if model is None:
+            return
+        self.fields += 1
+        if model != real:
+            self.problems.append(f"{what}: model {model!r}, Slurm {real!r}")
+
+
+def _compare(case: Case, path: str, job: int, folder: Path, host: str) -> Tally:
+    script = parse(Path(path).read_text(), path, version=VERSION)
+    model = job_model(script)
+    comp = model.component(0)
+    reports = _reports(folder, job)
+    tally = Tally()
+    batch = reports.get("b", {}).get(0)
+    if batch is None:
+        tally.problems.append("the batch script did not report")
+        return tally
+    job_gpus = [] if batch[3] == "unset" else batch[3].split(",")
+    tally.check("component GPUs per node", comp.gpus_per_node, len(job_gpus))
+    tally.check("component CPUs per node", comp.cpus_per_node, int(batch[4]))
+    if comp.tasks_explicit:
+        tally.check("component tasks (SLURM_NTASKS)", comp.tasks, int(batch[5]) if batch[5] != "-" else None)
+    for step in model.steps:
+        tag = step.work.args[-1] if step.work.args else "?"
+        _compare_step(tally, step, comp, tag, reports.get(tag, {}), job_gpus)
+    for log in log_files(script, FileSystem(str(folder))):
+        if log.stream == "input" or log.default:
+            continue
+        name = log.fill({"j": str(job), "u": "root", "t": "0", "N": host, "n": "0"})
+        tally.check(f"{log.stream} file {name}", True, os.path.exists(name))
+    return tally
+
+
+def _compare_step(tally: Tally, step, comp, tag: str, got: dict[int, list[str]], job_gpus: list[str]) -> None:
+    where = f"step {tag}"
+    if step.fits is False:
+        tally.check(f"{where} runs", False, bool(got))
+        return
+    if not got:
+        tally.check(f"{where} runs", step.fits, False)
+        return
+    tally.check(f"{where} runs", step.fits, True)
+    tally.check(f"{where} tasks", step.tasks, len(got))
+    for task in step.task_list or ():
+        line = got.get(task.rank)
+        if line is None:
+            tally.problems.append(f"{where}: task {task.rank} did not report")
+            continue
+        tally.check(f"{where} task {task.rank} local rank", task.local_rank, int(line[1]))
+        tally.check(f"{where} task {task.rank} node", task.node, int(line[2]))
+        tally.check(f"{where} task {task.rank} GPUs", task.gpus, _positions(line[3], job_gpus))
+    first = got.get(0)
+    if first is None or first[4] == "-":
+        return
+    if step.in_batch:
+        tally.check(f"{where} CPUs", step.cpus_per_task, int(first[4]))
+    elif step.cpus_explicit:
+        expected = (step.tasks_per_node * step.cpus_per_task
+                    if step.tasks_per_node is not None and step.cpus_per_task is not None else None)
+        tally.check(f"{where} CPUs (tasks per node x -c)", expected, int(first[4]))
+    elif step.cpus_per_task is not None:
+        tally.check(f"{where} CPUs (the job's on the node)", comp.cpus_per_node, int(first[4]))
+
+
+def test_job_model_agrees_with_real_slurm(slurm_cluster, tmp_path: Path) -> None:
+    folder = tmp_path
+    os.chmod(folder, 0o755)
+    (folder / "logs").mkdir()
+    (folder / "report.sh").write_text(REPORT_SH)
+    (folder / "report.sh").chmod(0o755)
+    (folder / "report.py").write_text(REPORT_PY)
+    cases = FIXED + generated(GENERATED)
+    t0 = time.monotonic()
+    submitted = _submit_all(slurm_cluster, cases, folder)
+    states = _wait_all(slurm_cluster, [job for _, _, job, _ in submitted if job is not None])
+    host = slurm_cluster.hostname
+    compared = agreed = fields = 0
+    refused: list[str] = []
+    disagreements: list[str] = []
+    for case, path, job, output in submitted:
+        if job is None:
+            refused.append(f"{case.name}: {output.strip()}")
+            continue
+        tally = _compare(case, path, job, folder, host)
+        if tally.fields:
+            compared += 1
+            fields += tally.fields
+        if tally.problems:
+            disagreements.append(f"{case.name} (job {job}, {states.get(job)}):\n  "
+                                 + "\n  ".join(tally.problems) + "\n" + Path(path).read_text())
+        elif tally.fields:
+            agreed += 1
+    print(f"\njob model vs Slurm {VERSION}: {len(cases)} jobs, {len(refused)} refused by sbatch,"
+          f" {compared} compared ({fields} fields), {agreed} agreed, {len(disagreements)} disagreed,"
+          f" {time.monotonic() - t0:.0f}s")
+    assert not disagreements, "\n".join(disagreements[:10])
+    assert compared >= 200, (compared, refused[:5])
