@@ -78,6 +78,7 @@ FAMILIES = {
         "launcher_node_rank",
         "single_process_gpus",
         "srun_tasks_gpus",
+        "gpus_per_task_local_rank",
         "lightning_ntasks",
         "mpi_process_count",
         "srun_cpus_per_task",

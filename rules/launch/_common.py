@@ -6,6 +6,11 @@ with the ``srun`` that starts it (``steps``), the geometry of a step
 compare (``launcher_steps``) and the ``python`` steps SB310–SB312 compare
 (``python_steps``).
 
+The geometry is read from the job model (``slurmspec/model/job.py``, one model
+for rules, spec and emit): a job's from its first component, a step's from the
+model's step of the ``srun`` line. ``Geometry`` is the view the launch rules
+compare; every field is ``None`` when the model does not know it.
+
 Shared conventions: a script that sets ``CUDA_VISIBLE_DEVICES`` (or the ROCm
 equivalents) itself chose its devices, so the GPU-count rules stay silent;
 launches inside a loop or sent to the background are usually one of several
@@ -18,19 +23,44 @@ import attrs
 
 from slurmspec.kinds import LaunchKind
 from slurmspec.body.model import Launch
+from slurmspec.body.typed import as_int
 from slurmspec.body.wrappers import basename
 from slurmspec.lint.context import Context
-from slurmspec.rules.launch import _geometry
-from slurmspec.rules.launch._geometry import Geometry
+from slurmspec.model.job import job_model_of
+from slurmspec.model.job_gpus import COUNT_OPTIONS
 
 _DEVICE_VARS = frozenset({"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
                           "ZE_AFFINITY_MASK", "GPU_DEVICE_ORDINAL"})
 _LOOPS = frozenset({"for", "while", "until"})
 _LAUNCHERS = (LaunchKind.TORCHRUN, LaunchKind.ACCELERATE, LaunchKind.DEEPSPEED)
+_SHAPE = ("nodes", "ntasks", "ntasks-per-node", "tasks-per-node")
 # python -m modules that are tools, not the job's work.
 _TOOL_MODULES = frozenset({"pip", "venv", "ensurepip", "site", "http.server", "json.tool", "pip3",
                            "virtualenv", "ipykernel", "jupyter", "notebook", "nvitop", "gpustat",
                            "compileall", "pdb", "cProfile", "timeit", "wandb", "tensorboard"})
+
+
+@attrs.frozen
+class Geometry:
+    """The shape of a job or a step, as the launch rules compare it (None: not known)."""
+
+    nodes: int | None = None  # node count when it is certain
+    tasks: int | None = None  # total tasks
+    tasks_per_node: int | None = None  # when every node runs the same number
+    tasks_explicit: bool = False  # -n / --ntasks-per-node (or a GPU-derived count) was given
+    per_node_given: bool = False  # --ntasks-per-node itself was given (on #SBATCH)
+    gpus_per_node: int | None = None  # 0: no GPU requested; None: unknown
+    gpus_total: int | None = None
+    cpus_per_task: int | None = None  # only when given explicitly (#SBATCH -c, srun -c)
+    cpus_per_gpu: int | None = None
+    # Where the numbers come from, for messages: "`--gres=gpu:4`", "`--ntasks-per-node=2`".
+    gpu_source: str = ""
+    task_source: str = ""
+    node_source: str = ""
+
+    @property
+    def has_gpus(self) -> bool:
+        return bool(self.gpus_per_node) or bool(self.gpus_total)
 
 
 # -- per-script facts, computed once ---------------------------------------------
@@ -42,22 +72,64 @@ def steps(ctx: Context) -> tuple[tuple[Launch, Launch | None], ...]:
 
 
 def _steps(ctx: Context) -> tuple[tuple[Launch, Launch | None], ...]:
-    return tuple(_geometry.launch_steps(ctx.script))
+    found = []
+    for top in ctx.script.body.launches:
+        srun = None
+        for launch in top.walk():
+            found.append((launch, srun))
+            if launch.kind == LaunchKind.SRUN:
+                srun = launch
+    return tuple(found)
 
 
 def step_geometry(ctx: Context, srun: Launch | None) -> Geometry | None:
-    """The shape of the step ``srun`` starts (of the job for None); see ``_geometry.step_geometry``."""
+    """The shape of the step ``srun`` starts (of the job for None), from the job model.
+
+    None when the srun line points at several hetjob components or at one given by a
+    variable, or when it is not the srun that starts its statement's tasks.
+    """
     memo = ctx.shared(_geometries)
     try:
         return memo[id(srun)][1]
     except KeyError:
-        geom = _geometry.step_geometry(ctx.script, srun)
+        geom = _step_geometry(ctx, srun)
         memo[id(srun)] = (srun, geom)  # keeps `srun` alive, so its id is not reused
         return geom
 
 
 def _geometries(ctx: Context) -> dict[int, tuple[Launch | None, Geometry | None]]:
     return {}
+
+
+def _step_geometry(ctx: Context, srun: Launch | None) -> Geometry | None:
+    model = ctx.shared(job_model_of)
+    if srun is None:
+        comp = model.component(0)
+        return Geometry() if comp is None else _of_component(comp)
+    step = model.step_of(srun)
+    if step is None or step.srun is not srun or step.component is None:
+        return None
+    comp = model.component(step.component)
+    job = _of_component(comp)
+    reshaped = any(srun.has(name) for name in _SHAPE)
+    cpt = job.cpus_per_task
+    if srun.has("cpus-per-task"):
+        cpt = as_int(srun.value("cpus-per-task"))
+    return attrs.evolve(
+        job, nodes=step.nodes, tasks=step.tasks, tasks_per_node=step.tasks_per_node,
+        tasks_explicit=job.tasks_explicit or reshaped, gpus_per_node=step.gpus_per_node,
+        gpus_total=step.gpus_total, cpus_per_task=cpt, task_source=step.task_source,
+        # A lone `srun --gpu-bind` splits the job's GPUs: their count still comes from the job.
+        gpu_source=step.gpu_source if any(srun.has(n) for n in COUNT_OPTIONS) else job.gpu_source,
+    )
+
+
+def _of_component(comp) -> Geometry:
+    return Geometry(
+        comp.nodes, comp.tasks, comp.tasks_per_node, comp.tasks_explicit, comp.per_node_given,
+        comp.gpus_per_node, comp.gpus_total, comp.cpus_per_task if comp.cpus_per_task_given else None,
+        comp.cpus_per_gpu, comp.gpu_source, comp.task_source, comp.node_source,
+    )
 
 
 def job_geometry(ctx: Context) -> Geometry:

@@ -36,6 +36,10 @@ _SCRIPT_HINT = re.compile(
     r"--devices|strategy|lightning|tensorflow|keras|\bfsdp|disbatch|dask|parsl|submitit|snakemake|nextflow",
     re.IGNORECASE,
 )
+_LIGHTNING = re.compile(r"lightning", re.IGNORECASE)
+# Program arguments under which Lightning does not expect one task per device: one device
+# (the one task), or a strategy that spawns its own processes.
+_NOT_SLURM_ENV = re.compile(r"devices\W*1\b|spawn", re.IGNORECASE)
 # Commands that only inspect or move files: an srun of one of them does not use the GPUs.
 _TRIVIAL = frozenset({"hostname", "nvidia-smi", "echo", "mkdir", "cp", "rm", "tar", "rsync", "ls", "date",
                       "env", "cat", "true", "sleep", "printenv", "pwd", "uname", "df", "du", "touch", "which"})
@@ -52,6 +56,12 @@ def gpus_idle_single_process(ctx: Context) -> None:
     `mpirun`). It stays silent when the program's arguments mention GPUs, devices or a
     distributed strategy (the program may spawn its own workers), when the script sets
     `CUDA_VISIBLE_DEVICES`, and for launches in loops or in the background.
+
+    Lightning is the exception to "the program may spawn its own workers": under `srun` its
+    SLURM environment takes its processes from Slurm's tasks and needs one task per device,
+    so `srun python train_lightning.py` with one task per node on 2 or more GPUs per node is
+    reported whenever Lightning shows in the program, its arguments or a command of the body
+    (unless the arguments ask for one device or a `spawn` strategy).
 
     The unsafe fix (for `srun` launches) asks for one task per GPU and divides the CPUs per
     node the job asked for among them (`--ntasks=1 --cpus-per-task=64` on 8 GPUs becomes
@@ -90,6 +100,8 @@ def gpus_idle_single_process(ctx: Context) -> None:
     ## References
     - `man srun`, `--ntasks` ("The default is one task per node")
     - `man sbatch`, `--ntasks-per-node`, `--gres`
+    - Lightning `lightning/fabric/plugins/environments/slurm.py` (`validate_settings`: "the number of
+      tasks per node configured in SLURM ... does not match")
     """
     work = python_steps(ctx)
     if not work:
@@ -104,6 +116,9 @@ def gpus_idle_single_process(ctx: Context) -> None:
             continue
         if not (tpn == 1 or srun is None):
             continue  # several tasks per node: SB311 compares them with the GPUs
+        if gpn >= 2 and srun is not None and _lightning(ctx, launch):
+            _lightning_layout(ctx, launch, srun, geom, gpn)
+            continue
         if gpn >= 2 and not spawning and not reported and not _hinted(launch):
             reported = True
             where = srun if srun is not None else launch
@@ -116,6 +131,44 @@ def gpus_idle_single_process(ctx: Context) -> None:
                 notes=gpu_note(geom) + task_note(geom),
                 fix=one_task_per_gpu(ctx, srun, gpn, "one task per GPU"),
             )
+
+
+def _lightning(ctx: Context, launch) -> bool:
+    """Lightning under `srun`: its name on the launch or a command of the body, and nothing that keeps
+    Lightning's SLURM environment off (`devices` equal to the one task, a `*spawn*` strategy, a job named
+    `bash` or `interactive`, which Lightning treats as an interactive session)."""
+    words = (launch.program or "", *launch.args)
+    if any(_NOT_SLURM_ENV.search(w) for w in words):
+        return False
+    name = ctx.script.request.get("job-name")
+    if name is not None and name.raw in ("bash", "interactive"):
+        return False
+    if any(_LIGHTNING.search(w) for w in words):
+        return True
+    script = ctx.script
+    return any(line.kind == "command" and line.span.start >= script.header_end and _LIGHTNING.search(line.text)
+               for line in script.lines)
+
+
+def _lightning_layout(ctx: Context, launch, srun, geom, gpn: int) -> None:
+    # Lightning compares `devices` with SLURM_NTASKS_PER_NODE, which exists only when
+    # `--ntasks-per-node` was given (`man sbatch`, OUTPUT ENVIRONMENT VARIABLES).
+    per_node = ctx.script.request.get("ntasks-per-node") is not None or srun.has("ntasks-per-node") \
+        or srun.has("tasks-per-node")
+    if per_node:
+        effect = (f"With `devices={gpn}` (what `\"auto\"` picks) it stops at start-up (\"You set"
+                  f" `devices={gpn}` in Lightning, but the number of tasks per node configured in SLURM"
+                  f" `--ntasks-per-node=1` does not match\"); with `devices=1` {idle(gpn - 1)}")
+    else:
+        effect = f"One process per node trains and {idle(gpn - 1)} (or Lightning stops when `devices` asks for more)"
+    ctx.report(
+        "SB310", srun.span if srun.span.end_line == srun.span.line else srun.command_span,
+        f"`srun {program(launch)}` starts one task per node on {gpn} GPUs per node, but under `srun`"
+        f" Lightning does not start workers itself: its SLURM environment needs one task per device."
+        f" {effect}. Start one task per GPU (`#SBATCH --ntasks-per-node={gpn}`{_cpus_each(geom, gpn)})",
+        outcome=Outcome.FAILS if per_node else Outcome.WRONG, notes=gpu_note(geom) + task_note(geom),
+        fix=one_task_per_gpu(ctx, srun, gpn, "one task per GPU"),
+    )
 
 
 def _cpus_each(geom, gpn: int) -> str:

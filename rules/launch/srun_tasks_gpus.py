@@ -1,8 +1,9 @@
-"""SB311: `srun python` with several tasks per node, against the GPUs per node.
+"""SB311: `srun python` with several tasks, against the GPUs per node (or in total).
 
 Under `srun`, DDP, Horovod, DeepSpeed and Lightning run one task per GPU: the
 tasks per node (`man srun`, `--ntasks-per-node`) should equal the GPUs per node
-(`--gpus-per-node`, `--gres=gpu:N`). Only for programs that show they train on
+(`--gpus-per-node`, `--gres=gpu:N`), and the tasks in all the GPUs in all
+(`--ntasks`, `--gpus`). Only for programs that show they train on
 GPUs that way: a CPU MPI program (`mpi4py`) on a job that asks for one GPU
 because the site requires one is not such a job.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from slurmspec.body.typed import gpu_count
 from slurmspec.kinds import Fixability, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
@@ -36,7 +38,11 @@ def srun_tasks_gpus_mismatch(ctx: Context) -> None:
     ## What it does
     For `srun python ...` with several tasks per node on a GPU job (the DDP, Horovod,
     DeepSpeed and Lightning style, where Slurm starts one process per GPU), compares the
-    tasks per node with the GPUs per node (or, for an uneven `-n`/`-N` split, the totals).
+    tasks per node with the GPUs per node, and the tasks in total with the GPUs in total when
+    the per-node numbers are not fixed (`--ntasks=8 --gpus=16`, an uneven `-n`/`-N` split). The
+    program is found through container and shell wrappers (`srun --container-image=...
+    bash -c "python train_hvd.py"`, `apptainer exec`). `--gpus-per-task` above 1 gives each task
+    several GPUs on purpose and is left alone.
     Only when the script shows that style: PyTorch, NCCL, Horovod, DeepSpeed, Lightning,
     Accelerate, DDP/FSDP or Megatron in the program, its arguments or a command of the body
     (`MASTER_ADDR`, `WORLD_SIZE`, `LOCAL_RANK` too), or a GPU-per-task option
@@ -78,21 +84,43 @@ def srun_tasks_gpus_mismatch(ctx: Context) -> None:
     - horovod/horovod#1038
     """
     for launch, srun, geom in python_steps(ctx):
-        gpn, tpn = geom.gpus_per_node, geom.tasks_per_node
-        if gpn is None or gpn == 0 or repeated(launch) or (srun is not None and repeated(srun)):
+        gpn, tpn, tasks, total = geom.gpus_per_node, geom.tasks_per_node, geom.tasks, geom.gpus_total
+        if srun is None or not (gpn or (gpn is None and total)) or repeated(launch) or repeated(srun):
             continue
-        if tpn == 1 or srun is None:
-            continue  # one process per node: SB310's case
+        if _several_gpus_per_task(ctx, srun):
+            continue  # `--gpus-per-task=2`: each task was given its GPUs on purpose
         mismatch = None
-        if tpn is not None and tpn != gpn:
-            mismatch = (tpn, gpn, "per node")
-        elif tpn is None and geom.tasks and geom.gpus_total and geom.tasks > 1 and geom.tasks != geom.gpus_total:
-            mismatch = (geom.tasks, geom.gpus_total, "in total")
+        if gpn is not None and tpn is not None:
+            if tpn != 1 and tpn != gpn:  # one process per node: SB310's case
+                mismatch = (tpn, gpn, "per node")
+        elif tasks and total and tasks > 1 and tasks != total:
+            # The GPUs per node or the tasks per node are not fixed (`--gpus=16`, an uneven
+            # `-n`/`-N` split): the totals still show idle or shared GPUs.
+            mismatch = (tasks, total, "in total")
         if mismatch is None:
             continue
         evidence = _evidence(ctx, launch, srun)
         if evidence:
             _mismatch(ctx, srun, launch, geom, *mismatch, evidence)
+
+
+def _several_gpus_per_task(ctx: Context, srun) -> bool:
+    """`--gpus-per-task` (or `--tres-per-task=gres/gpu=N`) above 1 for this step (or not a literal)."""
+    for opt in reversed(srun.options):
+        if opt.name == "gpus-per-task":
+            return gpu_count(opt.value) != 1
+        if opt.name == "tres-per-task" and "gpu" in (opt.value or ""):
+            return opt.value.split("gpu=")[-1].split(",")[0] != "1"
+    for name in ("gpus-per-task", "tres-per-task"):
+        setting = ctx.script.request.get(name)
+        if setting is not None and (name == "gpus-per-task" or "gpu" in (setting.raw or "gpu")):
+            items = getattr(setting.value, "items", None)
+            if items is None:
+                return True
+            counts = [i.count for i in items
+                      if name == "gpus-per-task" or (getattr(i, "kind", None), getattr(i, "name", None)) == ("gres", "gpu")]
+            return sum(counts) != 1
+    return False
 
 
 def _evidence(ctx: Context, launch, srun) -> str:
@@ -123,14 +151,30 @@ def _mismatch(ctx: Context, srun, launch, geom, tasks: int, gpus: int, per: str,
     if tasks < gpus:
         effect = f"{idle(gpus - tasks)} {per}"
     else:
-        effect = (f"several processes share each GPU (NCCL refuses two ranks on one GPU with"
+        some = "each GPU" if per == "per node" else "some GPUs"
+        effect = (f"several processes share {some} (NCCL refuses two ranks on one GPU with"
                   f" `Duplicate GPU detected`)")
         outcome = Outcome.FAILS
+    if per == "per node":
+        instead = "(`--ntasks-per-node` = GPUs per node)"
+        notes = task_note(geom) + gpu_note(geom)
+    else:
+        instead = (f"({plural(gpus, 'task')} in all, best as a fixed layout per node:"
+                   f" `--ntasks-per-node=N` with `--gpus-per-node=N`)")
+        notes = task_note(geom) + _total_note(ctx, srun)
     ctx.report(
         "SB311", option_span(srun, "ntasks-per-node", "tasks-per-node", "ntasks"),
         f"`srun {program(launch)}` starts {plural(tasks, 'task')} {per} for {plural(gpus, 'GPU')} {per}: {effect}."
-        f" DDP, Horovod, DeepSpeed and Lightning under `srun` expect one task per GPU"
-        f" (`--ntasks-per-node` = GPUs per node)",
-        outcome=outcome, notes=(evidence,) + task_note(geom) + gpu_note(geom),
+        f" DDP, Horovod, DeepSpeed and Lightning under `srun` expect one task per GPU {instead}",
+        outcome=outcome, notes=(evidence,) + notes,
         fix=one_task_per_gpu(ctx, srun, gpus, "one task per GPU") if per == "per node" else None,
     )
+
+
+def _total_note(ctx: Context, srun) -> tuple[str, ...]:
+    """Where the total GPU count comes from: `srun --gpus=8` or `#SBATCH --gpus=8`."""
+    opt = srun.option("gpus")
+    if opt is not None:
+        return (f"the GPUs come from `srun {opt.raw}={opt.value}`",) if opt.raw.startswith("--") else ()
+    setting = ctx.script.request.get("gpus")
+    return (f"the GPUs come from `--gpus={setting.raw}`",) if setting is not None and setting.raw else ()

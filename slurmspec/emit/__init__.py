@@ -46,7 +46,7 @@ def generated_body(spec: Spec, version: Version = NEWEST) -> str:
     blocks = (workflow.env_block, workflow.chain_block, workflow.staging_block,
               workflow.checkpoint_block, workflow.monitor_block)
     for block in blocks:
-        setup, undo = block(spec)
+        setup, undo = block(spec, version) if block is workflow.staging_block else block(spec)
         if setup:
             lines += ["", *setup]
         cleanup = undo + cleanup

@@ -45,8 +45,7 @@ def program_words(launch: Section, for_torchrun: bool = False) -> list[str]:
     program = launch.get("program")
     words = [command_word(program), *_quoted(launch.get("args", ()))]
     if program.endswith(".py") and not for_torchrun:
-        python = python_words(launch) or ["python"]
-        words[:0] = [command_word(python[0]), *_quoted(python[1:])]
+        words[:0] = _python(launch)
     return words
 
 

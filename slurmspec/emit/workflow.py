@@ -6,8 +6,10 @@ whatever its exit status, before the script exits with that status.
 
 from __future__ import annotations
 
+from slurmspec.emit.launch import srun_cpus
 from slurmspec.emit.quote import shell_literal, shell_template
 from slurmspec.spec.model import Spec
+from slurmspec.version import NEWEST, Version
 
 # Node-local scratch: many sites set $SLURM_TMPDIR (a per-job folder on local
 # disk); elsewhere a per-job folder in /tmp serves.
@@ -23,7 +25,7 @@ def env_block(spec: Spec) -> Block:
     return ["# Environment", *(f"export {key}={shell_template(value)}" for key, value in env.values)], []
 
 
-def staging_block(spec: Spec) -> Block:
+def staging_block(spec: Spec, version: Version = NEWEST) -> Block:
     staging = spec.section("staging")
     if staging is None:
         return [], []
@@ -31,7 +33,9 @@ def staging_block(spec: Spec) -> Block:
     dest = shell_template(staging.get("dest")) if "dest" in staging else LOCAL_DEFAULT
     inputs = " ".join(shell_template(i) for i in staging.get("inputs"))
     # One task per node: node-local storage is private to each node, so every node needs its copy.
-    per_node = 'srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1'
+    # Where srun does not inherit --cpus-per-task, it is passed as for the launch (each node has that many).
+    per_node = " ".join(['srun --nodes="$SLURM_NNODES" --ntasks="$SLURM_NNODES" --ntasks-per-node=1',
+                         *srun_cpus(spec, version)])
     return [
         "# Stage inputs to node-local storage (on every node of the job)",
         f"export {var}={dest}",

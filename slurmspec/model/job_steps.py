@@ -117,6 +117,9 @@ def _shape(srun: Launch, comp: Component) -> tuple[int | None, int | None, int |
     elif g_tpn:
         per_node = tpn
         tasks = tpn * nodes if nodes is not None else None
+        if comp.tasks_explicit and tasks != comp.tasks:
+            # srun still reads the job's SLURM_NTASKS (22.05: `--ntasks-per-node=1` in a 2-task job ran 2).
+            tasks = per_node = None
     elif comp.per_node_given:  # only -N: srun still reads SLURM_NTASKS_PER_NODE
         per_node = comp.tasks_per_node
         tasks = per_node * nodes if per_node is not None and nodes is not None else None

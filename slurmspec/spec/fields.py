@@ -68,9 +68,9 @@ SECTIONS: dict[str, tuple[Field, ...]] = {
     "launch": (
         _f("kind", STR, "launcher", choices=("torchrun", "srun", "horovod", "lightning", "accelerate",
                                              "deepspeed", "mpi", "plain"), required=True),
-        _f("program", STR, "program (a `.py` file runs under `python`)", required=True),
+        _f("program", STR, "program (a `.py` file runs under `python`); cannot start with `-`", required=True),
         _f("args", LIST, "program arguments"),
-        _f("python", STR, "python interpreter (default `python`)"),
+        _f("python", STR, "python interpreter, with its options if any (`python -u`; default `python`)"),
         _f("procs_per_node", INT, "torchrun/accelerate processes per node (default: gpus_per_node)"),
         _f("launcher", STR, "alternative launcher: `mpirun` (mpi), `horovodrun` (horovod)",
            choices=("srun", "mpirun", "horovodrun")),

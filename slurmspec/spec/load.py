@@ -1,5 +1,9 @@
 """Read a TOML job spec: syntax, known keys (with did-you-mean), value types, sbatch value checks.
 
+Then the checks across keys: each launch kind's task geometry (``geometry.py``),
+typed keys sbatch refuses together (``requests.py``) and the launched command's
+words (``launch_words.py``).
+
 Every option-backed value goes through the script parser's typed-value parser
 (``slurmspec.model.values.PARSERS``), so the spec refuses exactly what sbatch
 would refuse, and the typed objects it keeps are the parser's own.

@@ -1,8 +1,9 @@
 """Typed resource keys that sbatch (or slurmctld at submission) refuses together.
 
 Each value is already checked on its own by the script parser's value parser;
-these are the combinations, reported on the key that completes the conflict
-(so the message points at a line of the spec), in the spec's own vocabulary.
+these are the combinations, reported on one of the keys involved (the later in
+the field table, so the message points at a line of the spec), in the spec's
+own vocabulary.
 They mirror rules the linter applies to every script (SB125, SB140, SB141,
 SB143, SB146, SB216), which ``slurmspec emit`` runs again on what it writes;
 here they only judge what the typed keys decide on their own. When a raw

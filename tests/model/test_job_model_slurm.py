@@ -125,9 +125,9 @@ def _compare(case: Case, path: str, job: int, folder: Path, host: str) -> Tally:
         tag = step.work.args[-1] if step.work.args else "?"
         _compare_step(tally, step, comp, tag, reports.get(tag, {}), job_gpus)
     for log in log_files(script, FileSystem(str(folder))):
-        if log.stream == "input" or log.default:
+        if log.stream == "input" or log.follows_output:
             continue
-        name = log.fill({"j": str(job), "u": "root", "t": "0", "N": host, "n": "0"})
+        name = os.path.join(folder, log.fill({"j": str(job), "u": "root", "t": "0", "N": host, "n": "0"}))
         tally.check(f"{log.stream} file {name}", True, os.path.exists(name))
     return tally
 

@@ -113,3 +113,50 @@ def test_arbitrary_text_never_raises(text):
     assert code in (0, 2)
     if code == 2:
         assert "error:" in err.getvalue()
+
+
+@pytest.mark.parametrize(("resources", "expected"), [
+    # The three layouts of issue 11 that emit used to write with exit 0, though sbatch refuses them.
+    ('mem = "4G"\nmem_per_gpu = "8G"\ngpus_per_node = 1\nntasks = 1', "3:1: error: `resources.mem_per_gpu` cannot be"
+                                                                       " combined with `resources.mem`"),
+    ("gpus_per_task = 1", "2:1: error: `resources.gpus_per_task` needs a task count"),
+    ("nodes = 1\nntasks = 16\nntasks_per_node = 2", "3:1: error: `resources.ntasks = 16` does not fit"),
+])
+def test_emit_refuses_what_sbatch_refuses_with_the_keys_position(tmp_path, resources, expected):
+    spec = tmp_path / "job.toml"
+    spec.write_text(f'[resources]\n{resources}\n[launch]\nkind = "mpi"\nprogram = "./app"\n')
+    result = run("emit", str(spec))
+    assert result.returncode == 2 and result.stdout == b""
+    assert result.stderr.decode().startswith(f"{spec}:{expected}"), result.stderr
+
+
+def test_emit_exits_1_when_the_written_script_has_an_error(tmp_path):
+    """What the loader cannot judge (a raw option) is caught by the lint of the emitted script."""
+    spec, out = tmp_path / "job.toml", tmp_path / "job.sbatch"
+    spec.write_text('[resources]\nnodes = 1\nntasks = 1\ngpus_per_node = 2\n[sbatch]\noptions = ["--gpus=3"]\n'
+                    '[launch]\nkind = "plain"\nprogram = "./app"\n')
+    result = run("emit", str(spec), "-o", str(out))
+    assert result.returncode == 1
+    assert f"{out}:5:9: SB142 error: `--gpus=3` is not a multiple of `--gpus-per-node=2`".encode() in result.stderr
+    assert out.read_text().startswith("#!/bin/bash\n")  # written all the same, to be read and fixed
+    assert run("emit", "--no-check", str(spec)).returncode == 0
+
+
+def test_emit_help_lists_the_exit_codes():
+    result = run("emit", "--help")
+    assert result.returncode == 0
+    text = result.stdout.decode()
+    assert "exit codes:\n  0  the script was written" in text
+    assert "\n  1  the script was written, but the rules found an error in it" in text
+    assert "\n  2  the spec is broken" in text
+
+
+def test_emit_for_22_05_gives_srun_the_cpus_per_task(tmp_path):
+    spec = tmp_path / "job.toml"
+    spec.write_text('[resources]\nntasks = 2\ncpus_per_task = 4\n[launch]\nkind = "mpi"\nprogram = "./app"\n')
+    old, new = run("emit", "--slurm-version", "22.05", str(spec)), run("emit", str(spec))
+    assert old.returncode == new.returncode == 0 and old.stderr == new.stderr == b""
+    assert b'\nsrun --cpus-per-task="$SLURM_CPUS_PER_TASK" ./app\n' in old.stdout
+    assert b"\nsrun ./app\n" in new.stdout
+    converted = run("convert", "--slurm-version", "22.05", "-", stdin=old.stdout)
+    assert b"[launch]" in converted.stdout  # the generated body is recognised for the same release

@@ -104,3 +104,106 @@ def test_readme_spec_examples_load():
     assert blocks, "README.md shows a job spec in a ```toml job-spec block"
     for block in blocks:
         assert load_spec(block).get("launch", "kind") == "torchrun"
+
+
+# ------------------------------------------------------------------ combinations sbatch refuses
+# (resources of the refused spec, the key reported, its line, a fragment; the corrected twin's
+# resources). tests/spec/test_spec_slurm.py submits both to the real sbatch.
+REFUSED_TOGETHER = [
+    ('mem = "4G"\nmem_per_gpu = "8G"\ngpus_per_node = 1\nntasks = 1', 3,
+     "`resources.mem_per_gpu` cannot be combined with `resources.mem`",
+     'mem_per_gpu = "8G"\ngpus_per_node = 1\nntasks = 1'),
+    ('mem_per_cpu = "2G"\nntasks = 1\nmem = "4G"', 2, "`resources.mem_per_cpu` cannot be combined with `resources.mem`",
+     'mem = "4G"\nntasks = 1'),
+    ('gpus_per_task = 1', 2, "`resources.gpus_per_task` needs a task count", 'gpus_per_task = 1\nntasks = 2'),
+    ('nodes = 1\nntasks = 16\nntasks_per_node = 2', 3, "`resources.ntasks = 16` does not fit",
+     'nodes = 8\nntasks = 16\nntasks_per_node = 2'),
+    ('gpus_per_node = 1\ncpus_per_task = 2\ncpus_per_gpu = 2\nntasks = 1', 4,
+     "`resources.cpus_per_gpu` cannot be combined with `resources.cpus_per_task`",
+     'gpus_per_node = 1\ncpus_per_gpu = 2\nntasks = 1'),
+    ('mem_per_gpu = "1G"\nntasks = 1', 2, "`resources.mem_per_gpu` is an amount per GPU, but the job requests no GPU",
+     'mem_per_cpu = "1G"\nntasks = 1'),
+    ('gpus_per_node = 1\ngpus_per_task = 2\nntasks = 1', 3, "is more than `resources.gpus_per_node = 1`",
+     'gpus_per_node = 2\ngpus_per_task = 2\nntasks = 1'),
+    ('gpus_per_node = 4\ngpus_per_task = 3\nntasks = 1', 3, "`resources.gpus_per_node = 4` is not a multiple of",
+     'gpus_per_node = 6\ngpus_per_task = 3\nntasks = 2'),
+    ('nodes = 1\ngpus_per_node = 2\ngpus_per_task = 1\nntasks_per_node = 1', 5,
+     "`resources.ntasks_per_node = 1` contradicts the GPUs: 2 GPUs per node at 1 per task make 2 tasks",
+     'nodes = 1\ngpus_per_node = 2\ngpus_per_task = 1\nntasks_per_node = 2'),
+    ('nodes = "1-2"\ngpus_per_task = 1', 3, "(a node range implies no task count)", 'nodes = 2\ngpus_per_task = 1'),
+    ('nodes = 1\ncpus_per_task = 2\ngpus_per_task = 1', 4, "needs a task count",
+     'nodes = 1\ncpus_per_task = 2\ngpus_per_task = 1\nntasks = 1'),
+]
+PLAIN = '[launch]\nkind = "plain"\nprogram = "hostname"\n'
+
+
+@pytest.mark.parametrize(("refused", "line", "fragment", "twin"), REFUSED_TOGETHER)
+def test_combinations_sbatch_refuses_are_refused_on_the_key(refused, line, fragment, twin):
+    with pytest.raises(SpecError) as info:
+        load_spec(f"[resources]\n{refused}\n{PLAIN}", (22, 5))
+    found = [(p.line, p.column, p.message) for p in info.value.problems]
+    assert [(ln, col) for ln, col, message in found if fragment in message] == [(line, 1)], found
+    assert len(found) == 1, found
+    load_spec(f"[resources]\n{twin}\n{PLAIN}", (22, 5))  # the corrected twin loads
+
+
+@pytest.mark.parametrize("resources", [
+    'nodes = "1-2"\ngpus_per_task = 1',  # 23.02+ leave the task count to the controller
+    'nodes = 1\ncpus_per_task = 2\ngpus_per_task = 1',
+    'ntasks_per_node = 2\ngpus_per_task = 1',
+])
+def test_task_counts_only_22_05_refuses_are_left_to_the_rules_later(resources):
+    load_spec(f"[resources]\n{resources}\n{PLAIN}", (23, 2))
+
+
+def test_cpus_per_gpu_without_gpus_is_refused_from_23_02():
+    text = f'[resources]\ncpus_per_gpu = 2\nntasks = 1\n{PLAIN}'
+    load_spec(text, (22, 5))
+    with pytest.raises(SpecError, match="`resources.cpus_per_gpu` is an amount per GPU"):
+        load_spec(text, (23, 2))
+
+
+@pytest.mark.parametrize("raw", ["--gpus=2", "--gres=gpu:2", "--nodelist=n1"])
+def test_raw_options_that_may_change_the_counts_leave_the_job_to_the_rules(raw):
+    load_spec(f'[resources]\ngpus_per_task = 1\n[sbatch]\noptions = ["{raw}"]\n{PLAIN}', (22, 5))
+
+
+def test_a_raw_memory_option_beside_a_typed_one_is_the_pair_not_a_spelling():
+    found = problems(f'[resources]\nmem = "4G"\nntasks = 1\n[sbatch]\noptions = ["--mem-per-cpu=1G"]\n{PLAIN}')
+    assert [m for _, _, m in found] == [
+        "`resources.mem` cannot be combined with `--mem-per-cpu` in `sbatch.options`: sbatch refuses two memory"
+        " requests (\"--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive\"). Keep one: `mem` is memory"
+        " per node, `mem_per_cpu` is memory per CPU"]
+
+
+@pytest.mark.parametrize(("refused", "line", "fragment", "twin"), REFUSED_TOGETHER)
+def test_convert_keeps_a_refused_combination_verbatim(refused, line, fragment, twin):
+    from slurmspec import parse
+    from slurmspec.emit import emit
+    from slurmspec.spec.convert import convert_script
+    from slurmspec.spec.model import Section, Spec
+
+    import tomllib
+
+    values = tomllib.loads(refused)
+    spec = Spec([Section("resources", tuple(values.items())), Section("launch", (("kind", "plain"),
+                                                                                 ("program", "hostname")))])
+    script = emit(spec, version=(22, 5))  # what the spec would have asked for, unchecked
+    back = convert_script(parse(script, version="22.05"))
+    assert back.section("resources") is None
+    assert [line for line in back.get("sbatch", "lines") if line.startswith("#SBATCH")] == \
+        [line for line in script.splitlines() if line.startswith("#SBATCH")]
+
+
+@pytest.mark.parametrize(("launch", "line", "column", "fragment"), [
+    ('program = "-m"\nargs = ["pkg.train", "--lr", "1"]', 3, 1,
+     '`launch.program = "-m"` starts with `-`, so the launcher would read it as one of its own options (`srun -m`'
+     ' is srun\'s `--distribution`, not a module); to run a module, name the interpreter as the program: `program ='
+     ' "python"`, `args = ["-m", "pkg.train", ...]`'),
+    ('program = "-m"\npython = "python3 -u"', 3, 1, '`program = "python3"`, `args = ["-u", "-m", "package.module", ...]`'),
+    ('program = "--version"', 3, 1, "a file whose name starts with `-` is written `./--version`"),
+    ('program = "t.py"\npython = "python \'-u"', 4, 1, "`launch.python` cannot be split into words"),
+])
+def test_launch_words_are_refused_with_their_position(launch, line, column, fragment):
+    found = problems(f'[launch]\nkind = "srun"\n{launch}\n')
+    assert any(fragment in m and (ln, col) == (line, column) for ln, col, m in found), found

@@ -19,19 +19,22 @@ from tests.strategies import sbatch_conflict_scripts, sbatch_odd_scripts, sbatch
 _SETTINGS = settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
 
 
-@_SETTINGS
-@given(spec_data())
-def test_convert_of_emit_is_the_spec(data):
-    spec = spec_from_data(data)
-    script = emit(spec)
-    assert convert_script(parse(script)) == spec
+_VERSIONS = st.sampled_from([(22, 5), (23, 2), (26, 5)])  # srun inherits --cpus-per-task from 23.11
 
 
 @_SETTINGS
-@given(spec_data())
-def test_emitted_scripts_lint_clean(data):
-    script = emit(spec_from_data(data))
-    findings = [d for d in lint_text(script) if d.severity in ("warning", "error")]
+@given(spec_data(), _VERSIONS)
+def test_convert_of_emit_is_the_spec(data, version):
+    spec = spec_from_data(data, version)
+    script = emit(spec, version=version)
+    assert convert_script(parse(script, version=version)) == spec
+
+
+@_SETTINGS
+@given(spec_data(), _VERSIONS)
+def test_emitted_scripts_lint_clean(data, version):
+    script = emit(spec_from_data(data, version), version=version)
+    findings = [d for d in lint_text(script, None, version) if d.severity in ("warning", "error")]
     assert not findings, (script, [(d.code, d.message) for d in findings])
 
 

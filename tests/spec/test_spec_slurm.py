@@ -20,6 +20,7 @@ import pytest
 from slurmspec.emit import emit
 from slurmspec.spec import load_spec
 from tests.conftest import in_ci
+from tests.spec.test_spec_load import REFUSED_TOGETHER
 
 SAMPLES = sorted((Path(__file__).resolve().parents[2] / "samples").glob("*.toml"))
 KINDS = ("torchrun", "srun", "horovod", "lightning", "accelerate", "deepspeed", "mpi", "plain")
@@ -170,3 +171,78 @@ def test_staging_checkpoint_and_chain_really_run(slurm_cluster, tmp_path):
     assert sorted(outputs) == [f"out-{first}.txt", f"out-{second}.txt"], outputs
     assert all("staged: hello from the submit folder" in text for text in outputs.values()), outputs
     assert sorted(p.name for p in persistent.iterdir()) == ["ckpt-0.txt", "ckpt-1.txt"], outputs
+
+
+# ------------------------------------------------------------------ what the loader refuses, against sbatch
+def _unchecked_script(resources: str, version=(22, 5)) -> str:
+    """The script a spec with these resources would give, without the loader's checks."""
+    import tomllib
+
+    from slurmspec.spec.model import Section, Spec
+
+    job = Section("job", (("partition", "gpu" if "gpus" in resources else "cpu"), ("time", 10)))
+    launch = Section("launch", (("kind", "plain"), ("program", "hostname")))
+    return emit(Spec([job, Section("resources", tuple(tomllib.loads(resources).items())), launch]), version=version)
+
+
+@pytest.mark.parametrize(("refused", "twin"), [(case[0], case[3]) for case in REFUSED_TOGETHER],
+                         ids=[case[0].replace("\n", ",") for case in REFUSED_TOGETHER])
+def test_what_the_loader_refuses_sbatch_refuses(slurm_cluster, refused, twin):
+    """Each combination the loader refuses (for 22.05) is refused by the real sbatch; its corrected twin is not."""
+    outcome = slurm_cluster.test_only(_unchecked_script(refused))
+    assert not outcome.accepted, outcome.output
+    outcome = slurm_cluster.test_only(_unchecked_script(twin))
+    assert outcome.accepted, outcome.output
+
+
+def _run(slurm_cluster, tmp_path, spec_text: str, version=(22, 5)) -> str:
+    script = emit(load_spec(spec_text, version), version=version)
+    job_id = slurm_cluster.job_id(slurm_cluster.submit(script, cwd=tmp_path))
+    try:
+        state = slurm_cluster.wait(job_id, timeout=120)
+    finally:
+        outputs = "\n".join(p.read_text(errors="replace") for p in tmp_path.glob(f"out-{job_id}.txt"))
+    assert state == "COMPLETED", f"job {job_id} ended {state}:\n{outputs}\n--- script:\n{script}"
+    return outputs
+
+
+def _job(tmp_path, name: str) -> str:
+    tmp_path.chmod(0o755)
+    return (f'[job]\nname = "{name}"\npartition = "debug"\ntime = "5:00"\n'
+            f'output = {json.dumps(str(tmp_path / "out-%j.txt"))}\nchdir = {json.dumps(str(tmp_path))}\n')
+
+
+@pytest.mark.parametrize("kind", ["mpi", "srun"])
+def test_per_task_variables_in_args_reach_each_task(slurm_cluster, tmp_path, kind):
+    """`args = ["$SLURM_PROCID"]` in a real 2-task job: each task prints its own rank (it printed 0 twice)."""
+    text = (_job(tmp_path, f"ranks-{kind}") + "[resources]\nnodes = 1\nntasks = 2\n"
+            f'[launch]\nkind = "{kind}"\nprogram = "/bin/echo"\n'
+            'args = ["rank", "$SLURM_PROCID", "local", "${SLURM_LOCALID}", "job $SLURM_JOB_ID"]\n')
+    outputs = _run(slurm_cluster, tmp_path, text)
+    ranks = sorted(re.findall(r"^rank (\d) local (\d) job (\d+)$", outputs, flags=re.M))
+    assert [(r, local) for r, local, _ in ranks] == [("0", "0"), ("1", "1")], outputs
+    assert len({job for _, _, job in ranks}) == 1, outputs
+
+
+CPUS = '''#!/bin/bash
+step_cpus=$(scontrol show step "$SLURM_JOB_ID.$SLURM_STEP_ID" | grep -o 'CPUs=[0-9]*')
+echo "task $SLURM_PROCID cpus_on_node=$SLURM_CPUS_ON_NODE step_$step_cpus nproc=$(nproc)"
+'''
+
+
+def test_srun_tasks_get_cpus_per_task_on_22_05(slurm_cluster, tmp_path):
+    """`cpus_per_task = 2` for 22.05: the srun step's task gets 2 CPUs.
+
+    The throwaway cluster binds no CPUs (TaskPlugin=task/none), so `nproc` shows
+    the node's 2 either way, and a step without --exact gets all the job's CPUs;
+    with SLURM_EXACT=1 (srun's --exact) the step holds exactly what srun asked
+    for, which shows the difference: the same spec emitted for 26.05 (whose srun
+    inherits -c) runs its task with 1 CPU on this 22.05.
+    """
+    program = tmp_path / "cpus.sh"
+    program.write_text(CPUS)
+    program.chmod(0o755)
+    text = (_job(tmp_path, "cpus") + "[resources]\nntasks = 1\ncpus_per_task = 2\n"
+            f'[launch]\nkind = "mpi"\nprogram = {json.dumps(str(program))}\n[env]\nSLURM_EXACT = "1"\n')
+    assert "task 0 cpus_on_node=2 step_CPUs=2 nproc=2" in _run(slurm_cluster, tmp_path, text, (22, 5))
+    assert "task 0 cpus_on_node=1 step_CPUs=1" in _run(slurm_cluster, tmp_path, text, (26, 5))
