@@ -15,8 +15,9 @@ Checked against real Slurm 22.05 (``tests/model/test_job_model_slurm.py``):
   implies ``--gpu-bind=per_task:N``, ``--ntasks-per-gpu=N`` implies ``single:N``,
   an explicit ``--gpu-bind`` wins. With ``per_task:N`` and exactly N GPUs per task on
   the node, local task i sees GPUs ``i*N .. i*N+N-1``; ``single:N`` with N tasks per
-  GPU: GPU ``i // N``; ``map_gpu:a,b``: GPU ``ids[i % len]``; ``none`` or no binding:
-  every GPU of the step on the node. A lone task on a node with a ``per_task`` or
+  GPU: GPU ``i // N``; ``map_gpu:a,b``: GPU ``ids[i % len]``; no binding: every GPU
+  of the step on the node; ``none``: unknown (Slurm sets no ``CUDA_VISIBLE_DEVICES``,
+  so what shows depends on the node's device cgroup). A lone task on a node with a ``per_task`` or
   ``single`` binding sees every GPU of the step there (22.05: ``-n 1
   --gpus-per-node=2 --gpu-bind=per_task:1`` shows ``0,1``). Any other case is unknown.
 """
@@ -223,8 +224,10 @@ def task_gpus(bind: GpuBind | None, local: int, tasks_per_node: int, gpn: int | 
     if gpn is None:
         return None
     every = tuple(range(gpn))
-    if bind is None or bind.kind == "none":
+    if bind is None:
         return every
+    if bind.kind == "none":
+        return None  # no CUDA_VISIBLE_DEVICES at all: what shows depends on the node's device cgroup
     if bind.kind in ("per_task", "single") and tasks_per_node == 1:
         return every
     if bind.kind == "per_task" and bind.count and tasks_per_node * bind.count == gpn:

@@ -91,12 +91,28 @@ def _batch_step(top, work, spawner, comp: Component) -> Step:
                 gpn, gpn, gpn, None, gpu_source=comp.gpu_source)
 
 
-def _shape(srun: Launch, comp: Component) -> tuple[int | None, int | None, int | None, bool, str]:
+def _by_cpus(comp: Component, cpt: int | None) -> int | None:
+    """Tasks per node srun starts when the job gave no task count but the step asks for CPUs per task.
+
+    22.05: in a `-N 1 -c 2` job `srun -c 1` (or `SRUN_CPUS_PER_TASK=1`) started 2 tasks, plain `srun` 1.
+    """
+    if cpt is None or comp.cpus_per_node is None or cpt <= 0:
+        return None
+    return comp.cpus_per_node // cpt or None
+
+
+def _shape(srun: Launch, comp: Component, cpt: int | None, cpus_explicit: bool) -> tuple[
+        int | None, int | None, int | None, bool, str]:
     """(nodes, tasks, tasks per node, changed, source) of an srun step."""
     g_nodes, nodes = _literal(srun, "nodes")
     g_n, ntasks = _literal(srun, "ntasks")
     g_tpn, tpn = _literal(srun, "ntasks-per-node", "tasks-per-node")
+    by_cpus = not comp.tasks_explicit and cpus_explicit
     if not (g_nodes or g_n or g_tpn):
+        if by_cpus:
+            per_node = _by_cpus(comp, cpt)
+            tasks = per_node * comp.nodes if per_node is not None and comp.nodes is not None else None
+            return comp.nodes, tasks, per_node, True, comp.task_source
         return comp.nodes, comp.tasks, comp.tasks_per_node, False, comp.task_source
     source = "`srun " + _describe(o for o in srun.options if o.name in _SHAPE + ("tasks-per-node",)) + "`"
     if not g_nodes:
@@ -123,17 +139,20 @@ def _shape(srun: Launch, comp: Component) -> tuple[int | None, int | None, int |
     elif comp.per_node_given:  # only -N: srun still reads SLURM_NTASKS_PER_NODE
         per_node = comp.tasks_per_node
         tasks = per_node * nodes if per_node is not None and nodes is not None else None
+    elif by_cpus:
+        per_node = _by_cpus(comp, cpt)
+        tasks = per_node * nodes if per_node is not None else None
     elif not comp.tasks_explicit:
         tasks, per_node = nodes, 1
     return nodes, tasks, per_node, True, source
 
 
 def _srun_step(script, version, top, srun: Launch, work, spawner, comp: Component) -> Step:
-    nodes, tasks, per_node, changed, task_source = _shape(srun, comp)
+    cpt, explicit = _step_cpus(script, version, srun, comp)
+    nodes, tasks, per_node, changed, task_source = _shape(srun, comp, cpt, explicit)
     if changed and comp.ntasks_per_gpu is not None and _literal(srun, "ntasks-per-gpu")[0] is False:
         # An exported --ntasks-per-gpu makes srun recompute the task count (22.05: `-n 1` ran 2 tasks).
         nodes = tasks = per_node = None
-    cpt, explicit = _step_cpus(script, version, srun, comp)
     inherited = gpus.job_gpu_options(script.components[comp.index].request)
     opts = gpus.srun_gpu_options(srun, inherited)
     srun_given = any(o.name in gpus.COUNT_OPTIONS for o in srun.options)
@@ -198,6 +217,9 @@ def _fits(comp: Component, nodes, per_node, cpt, gpn, opts, srun: Launch) -> boo
     step_gpt = opts.gpus_per_task if isinstance(opts.gpus_per_task, int) else None
     if step_gpt is not None and comp.gpus_per_task is not None and step_gpt > comp.gpus_per_task:
         return False  # "Step requested gres_per_task=gpu:2 is more than the job's gres_per_task=gpu:1"
+    if srun.has("gpus-per-task") and step_gpt is not None and per_node is not None and gpn is not None \
+            and step_gpt * per_node > gpn:
+        return False  # srun --gpus-per-task with a smaller (exported) --gpus-per-node: refused
     if None in (nodes, per_node, cpt, gpn, comp.cpus_per_node, comp.gpus_per_node):
         return None
     return True
