@@ -10,6 +10,25 @@ from slurmspec.model.script import Script
 _TASKS_PER_NODE = ("ntasks-per-node", "tasks-per-node")
 
 
+def _even_split(request, tasks) -> bool:
+    """``--ntasks`` divides evenly over a fixed ``--nodes`` (or there is no ``--nodes``).
+
+    With ``-N 2 -n 1`` sbatch lowers the node count to the task count ("can't run 1
+    processes on 2 nodes, setting nnodes to 1"), and with ``-N 2 -n 3`` the tasks per
+    node differ: turning ``-n`` into ``--ntasks-per-node`` would then change how many
+    nodes and processes the job gets, so no fix is offered.
+    """
+    nodes = request.get("nodes")
+    if nodes is None:
+        return True
+    low = getattr(nodes.value, "minimum", None)
+    high = getattr(nodes.value, "maximum", low)
+    count = getattr(tasks.value, "value", None)
+    if not isinstance(low, int) or high != low or not isinstance(count, int):
+        return False
+    return count >= low and count % low == 0
+
+
 def set_tasks_per_node(script: Script, srun, count: int, why: str) -> Fix | None:
     """SB301/SB310/SB311: give the step ``count`` tasks per node (1 under torchrun and friends,
     one per GPU for DDP/Horovod/DeepSpeed/Lightning under srun).
@@ -40,6 +59,8 @@ def set_tasks_per_node(script: Script, srun, count: int, why: str) -> Fix | None
             edits.extend(dropped)
         return make_fix(title, edits, Applicability.UNSAFE)
     if tasks is not None and not tasks.overridden and tasks.directive.span is not None:
+        if not _even_split(request, tasks):
+            return None  # the job's shape is not fixed: how many processes it needs is unknowable
         span = tasks.directive.span
         if script.source[span.start:span.start + 1] != "-":
             return None

@@ -50,7 +50,7 @@ def job_model_of(ctx) -> JobModel:
 
 
 def _build(script) -> JobModel:
-    comps = tuple(component(c.index, c.request) for c in script.components)
+    comps = tuple(component(c.index, c.request, script.version) for c in script.components)
     if not comps:
         return JobModel((), ())
     steps = tuple(build_step(script, script.version, comps, top) for top in script.body.launches)

@@ -18,6 +18,7 @@
 
 from __future__ import annotations
 
+from slurmspec.gates import TASKS_NOT_IMPLIED
 from slurmspec.model.job_gpus import UNKNOWN, GpuOptions, job_gpu_options
 from slurmspec.model.job_types import Component
 
@@ -63,8 +64,12 @@ def _nodes(get, ntasks, tpn) -> tuple[int | None, str]:
     return None, ""
 
 
-def component(index: int, request) -> Component:
-    """The shape of component ``index`` from its effective ``JobRequest``."""
+def component(index: int, request, version=None) -> Component:
+    """The shape of component ``index`` from its effective ``JobRequest``.
+
+    ``version`` decides whether ``-N`` × ``--ntasks-per-node`` sets ``SLURM_NTASKS``
+    (22.05 derives the count in the client, 23.02 no longer: ``TASKS_NOT_IMPLIED``).
+    """
     get = request.get
     s_ntasks, s_tpn = get("ntasks"), get("ntasks-per-node")
     ntasks, tpn = _count(s_ntasks), _count(s_tpn)
@@ -94,6 +99,8 @@ def component(index: int, request) -> Component:
         task_source = f"{quote(s_gpus)} / {quote(s_gpt)}" if s_gpt is not None else quote(s_gpus)
         if nodes == 1:
             tasks_per_node = tasks
+    exported = ntasks is not None or (explicit and tpn is None) or (
+        tpn is not None and tasks is not None and version is not None and version < TASKS_NOT_IMPLIED)
     if tasks is None and not explicit and nodes is not None:
         tasks, tasks_per_node = nodes, 1  # one task per node
     gpn, gpu_source = _gpus_per_node(get, opts, gpus_total, gpt, nodes, tasks_per_node)
@@ -102,7 +109,7 @@ def component(index: int, request) -> Component:
     cpt, cpt_given = _cpus_per_task(get)
     cpg = _count(get("cpus-per-gpu"))
     return Component(
-        index, nodes, tasks, tasks_per_node, explicit, tpn is not None and ntasks is None,
+        index, nodes, tasks, tasks_per_node, explicit, tpn is not None and ntasks is None, exported,
         cpt, cpt_given, cpg, _cpus_per_node(get, cpt, tasks_per_node), gpn, gpus_total, gpt,
         _int(opts.ntasks_per_gpu), opts.gpu_bind, _distribution(get), gpu_source, task_source, node_source,
     )

@@ -133,9 +133,10 @@ def _shape(srun: Launch, comp: Component, cpt: int | None, cpus_explicit: bool) 
     elif g_tpn:
         per_node = tpn
         tasks = tpn * nodes if nodes is not None else None
-        if comp.tasks_explicit and tasks != comp.tasks:
-            # srun still reads the job's SLURM_NTASKS (22.05: `--ntasks-per-node=1` in a 2-task job ran 2).
-            tasks = per_node = None
+        if comp.ntasks_exported and tasks != comp.tasks:
+            # srun still reads the job's SLURM_NTASKS and ignores the per-node count ("can't honor
+            # --ntasks-per-node set to 1 which doesn't match the requested tasks 2"; 22.05 ran 2 tasks).
+            tasks, per_node = comp.tasks, comp.tasks_per_node
     elif comp.per_node_given:  # only -N: srun still reads SLURM_NTASKS_PER_NODE
         per_node = comp.tasks_per_node
         tasks = per_node * nodes if per_node is not None and nodes is not None else None

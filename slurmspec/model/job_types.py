@@ -36,6 +36,7 @@ class Component:
     tasks_per_node: int | None = None  # when every node runs the same number
     tasks_explicit: bool = False  # a task count was given (-n, --ntasks-per-node, --gpus/--gpus-per-task)
     per_node_given: bool = False  # --ntasks-per-node without -n
+    ntasks_exported: bool = False  # SLURM_NTASKS is set in the batch script, so srun reads it back
     cpus_per_task: int | None = None  # -c (or --tres-per-task=cpu=N); 1 when neither nor --cpus-per-gpu
     cpus_per_task_given: bool = False
     cpus_per_gpu: int | None = None

@@ -42,7 +42,7 @@ from tests.rules.test_fixtures import FIXTURES, read_expected
 
 CODES = ("SB301", "SB310", "SB311")
 PARTITIONS = ("a100", "gpu", "debug")
-SRUN_INHERITS_CPUS = (23, 11)  # src/srun/opt.c reads SLURM_CPUS_PER_TASK again from 23.11
+from slurmspec.gates import SRUN_INHERITS_CPUS  # noqa: E402 - src/srun/opt.c reads SLURM_CPUS_PER_TASK again from 23.11
 
 
 @dataclass(frozen=True)
@@ -172,6 +172,36 @@ def corpus_cases() -> list[Case]:
     return cases
 
 
+# Generated jobs: every combination of a small grid of shapes and launch lines, kept when one of
+# the three rules offers an unsafe fix (deterministic, so CI compares the same cases every run).
+_HEADERS = [
+    (nodes, tasks, gpus, cpus)
+    for nodes in (1, 2)
+    for tasks in ("--ntasks=1", "--ntasks-per-node=1", "--ntasks-per-node=2", "")
+    for gpus in (2, 4, 8)
+    for cpus in ("", "--cpus-per-task=4", "--cpus-per-task=8", "--cpus-per-gpu=2")
+]
+_LAUNCHES = (
+    "python train.py",
+    "srun python train.py",
+    "srun python train_ddp.py",
+    "srun --ntasks-per-node=1 python train_ddp.py",
+    "srun torchrun --nnodes={nodes} --nproc_per_node={gpus} train.py",
+    "srun --container-image=nvcr.io/nvidia/pytorch:24.01 bash -c 'python train_ddp.py'",
+)
+
+
+def generated_cases() -> list[Case]:
+    cases = []
+    for (nodes, tasks, gpus, cpus), launch in ((h, l) for h in _HEADERS for l in _LAUNCHES):
+        lines = ["#!/bin/bash", "#SBATCH --time=60", f"#SBATCH --nodes={nodes}", f"#SBATCH --gres=gpu:{gpus}"]
+        lines += [f"#SBATCH {word}" for word in (tasks, cpus) if word]
+        text = "\n".join([*lines, launch.format(nodes=nodes, gpus=gpus)]) + "\n"
+        for version in (OLDEST, NEWEST):
+            cases += fixed_cases(f"generated:{nodes}n/{tasks or 'default'}/{gpus}g/{cpus or 'c1'}", text, version)
+    return cases
+
+
 def check_model(case: Case) -> None:
     before, after = parse(case.original, version=case.version), parse(case.fixed, version=case.version)
     old, new = job_shape(before), job_shape(after)
@@ -196,6 +226,13 @@ def test_fixture_fixes_keep_cpus_and_processes():
 
 def test_corpus_fixes_keep_cpus_and_processes():
     for case in corpus_cases():
+        check_model(case)
+
+
+def test_generated_fixes_keep_cpus_and_processes():
+    cases = generated_cases()
+    assert {c.code for c in cases} == set(CODES) and len(cases) >= 50, Counter(c.code for c in cases)
+    for case in cases:
         check_model(case)
 
 
@@ -235,6 +272,15 @@ def test_fixed_corpus_scripts_are_accepted_by_sbatch(slurm_cluster):
     cases = corpus_cases()
     _check_sbatch(slurm_cluster, cases, tally)
     print(f"fix geometry (corpus): {len(cases)} fixes, compared {dict(tally)}")
+
+
+def test_fixed_generated_scripts_are_accepted_by_sbatch(slurm_cluster):
+    tally: Counter = Counter()
+    cases = generated_cases()
+    _check_sbatch(slurm_cluster, cases, tally)
+    compared = sum(tally[code] for code in CODES)
+    print(f"fix geometry (generated): {len(cases)} fixes, {compared} compared with sbatch")
+    assert compared >= 50, dict(tally)
 
 
 def test_the_old_sb310_fix_is_refused_by_sbatch(slurm_cluster):
