@@ -14,6 +14,8 @@ the script exported). Without either a task is laid out with 1 CPU.
 
 from __future__ import annotations
 
+import attrs
+
 from slurmspec.body.model import Launch
 from slurmspec.body.typed import as_int
 from slurmspec.gates import SRUN_INHERITS_CPUS
@@ -220,7 +222,9 @@ def _fits(comp: Component, nodes, per_node, cpt, gpn, opts, srun: Launch) -> boo
         return False  # "Step requested gres_per_task=gpu:2 is more than the job's gres_per_task=gpu:1"
     if srun.has("gpus-per-task") and step_gpt is not None and per_node is not None and gpn is not None \
             and step_gpt * per_node > gpn:
-        return False  # srun --gpus-per-task with a smaller (exported) --gpus-per-node: refused
+        if srun.has("gpus-per-node") or srun.has("gres"):
+            return None  # 22.05 ran `srun --gpus-per-node=1 --gpus-per-task=1` with 2 tasks (both on GPU 0)
+        return False  # srun --gpus-per-task over a smaller exported --gpus-per-node: refused
     if None in (nodes, per_node, cpt, gpn, comp.cpus_per_node, comp.gpus_per_node):
         return None
     return True
@@ -256,8 +260,6 @@ def processes_per_task(spawner: Launch | None, visible: int | None) -> int | Non
 
 def _with_tasks(script, step: Step, comp: Component) -> Step:
     """Fill the processes and, when the counts are known and small, every task."""
-    import attrs
-
     if step.tasks is None and step.srun is None:
         return step  # mpirun/horovodrun from the batch script: processes already set
     hidden = device_vars_set(script, step.launch)

@@ -1,12 +1,11 @@
-"""Checks across keys: what each launch kind needs from the task geometry, and typed-vs-raw options.
+"""Checks across keys: what each launch kind needs written in the spec, and typed-vs-raw options.
 
-The geometries (documented in docs/spec.md) follow from how each launcher
-starts its workers:
-- torchrun and accelerate spawn one worker per GPU themselves, so Slurm must
-  start exactly one task per node (``ntasks_per_node = 1``), and they need to
-  know the workers per node (``gpus_per_node`` or ``launch.procs_per_node``);
-- srun (DDP without torchrun), Horovod, DeepSpeed and Lightning expect Slurm to
-  start one task per GPU: ``ntasks_per_node = gpus_per_node`` or ``gpus_per_task = 1``.
+The task layout each kind needs (one task per node for torchrun/accelerate, one
+task per GPU for srun/Horovod/DeepSpeed/Lightning, each seeing the GPU of its
+local rank) is judged on the job model of the emitted script, in ``layout.py``;
+here: [body] or [launch], the workers per node torchrun/accelerate must be told,
+which launcher and ``mpi`` plugin each kind can use, raw options a typed key
+covers, and a verbatim body's first lines.
 """
 
 from __future__ import annotations
@@ -14,11 +13,10 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterator
 
+from slurmspec.spec.layout import PER_NODE_KINDS
 from slurmspec.spec.model import Spec
 from slurmspec.spec.raw import split_raw, typed_spelling
 
-PER_NODE_KINDS = ("torchrun", "accelerate")
-PER_GPU_KINDS = ("srun", "horovod", "lightning", "deepspeed")
 
 
 def check_spec(spec: Spec, version=None) -> Iterator[tuple[tuple, str]]:
@@ -51,25 +49,13 @@ def _launch(spec: Spec) -> Iterator[tuple[tuple, str]]:
         return
     kind = launch.get("kind")
     get = lambda key: spec.get("resources", key)  # noqa: E731
-    gpn, per_node, gpt = get("gpus_per_node"), get("ntasks_per_node"), get("gpus_per_task")
+    gpn, per_node = get("gpus_per_node"), get("ntasks_per_node")
     if kind in PER_NODE_KINDS:
-        if per_node != 1:
-            yield ("resources",), (f"{kind} starts its own workers, so Slurm must start one task per node:"
-                                   " set `resources.ntasks_per_node = 1`")
-        procs = launch.get("procs_per_node")
-        if procs is None and gpn is None:
+        # The task layout itself (one task per node, one worker per GPU) is judged on the job model
+        # (layout.py); the launch block needs the workers per node to be written at all.
+        if launch.get("procs_per_node") is None and gpn is None:
             yield ("launch",), (f"{kind} needs the workers per node: set `resources.gpus_per_node`"
                                 " or `launch.procs_per_node`")
-        elif procs is not None and gpn is not None and procs != gpn:
-            yield ("launch", "procs_per_node"), (f"`procs_per_node` ({procs}) differs from `gpus_per_node`"
-                                                 f" ({gpn}): one worker per GPU")
-        if gpt is not None:
-            yield ("resources", "gpus_per_task"), f"{kind} wants all GPUs of a node in its one task: use `gpus_per_node`"
-    elif kind in PER_GPU_KINDS and gpn is not None and gpt is None and per_node != gpn:
-        yield ("resources",), (f"{kind} runs one task per GPU: set `resources.ntasks_per_node = {gpn}`"
-                               " (= gpus_per_node), or use `gpus_per_task = 1`")
-    elif kind in PER_GPU_KINDS and gpt is not None and gpt != 1:
-        yield ("resources", "gpus_per_task"), f"{kind} runs one task per GPU: `gpus_per_task` must be 1"
     launcher = launch.get("launcher")
     allowed = {"mpi": ("srun", "mpirun"), "horovod": ("srun", "horovodrun")}.get(kind, ("srun",))
     if launcher is not None and launcher not in allowed:

@@ -1,8 +1,9 @@
 """Read a TOML job spec: syntax, known keys (with did-you-mean), value types, sbatch value checks.
 
-Then the checks across keys: each launch kind's task geometry (``geometry.py``),
-typed keys sbatch refuses together (``requests.py``) and the launched command's
-words (``launch_words.py``).
+Then the checks across keys (``geometry.py``), typed keys sbatch refuses
+together (``requests.py``), the launched command's words (``launch_words.py``)
+and, for a spec that passes them, the task layout each launch kind needs,
+judged on the job model of the emitted launch block (``layout.py``).
 
 Every option-backed value goes through the script parser's typed-value parser
 (``slurmspec.model.values.PARSERS``), so the spec refuses exactly what sbatch
@@ -79,6 +80,11 @@ def spec_from_data(data: dict[str, Any], version: Version = NEWEST, source: str 
         from slurmspec.spec.requests import check_requests
 
         for path, message in [*check_requests(spec, version), *check_launch_words(spec)]:
+            checker.fail(path, message)
+    if not checker.problems:  # judged on the emitted launch block, so only for an otherwise sound spec
+        from slurmspec.spec.layout import check_layout
+
+        for path, message in check_layout(spec, version):
             checker.fail(path, message)
     if checker.problems:
         raise SpecError(sorted(checker.problems, key=lambda p: (p.line, p.column)))

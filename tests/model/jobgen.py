@@ -79,6 +79,11 @@ FIXED = [
     Case(["--nodes=1", "-n 1"], ["", "--gres=gpu:1"], "GPU step in a job without GPUs"),
     Case(["--nodes=1", "-n 2", "-c 1"], ["export SRUN_CPUS_PER_TASK=1", "-n 1", "-n 2"], "explicit CPUs make the step exact"),
     Case(["--gpus-per-task=1", "--gpus=2"], [""], "tasks from --gpus / --gpus-per-task"),
+    Case(["--nodes=1", "--ntasks-per-node=2", "--gpus-per-node=1"],
+         ["--gpus-per-task=1", "--gpus-per-node=1 --gpus-per-task=1", "--gpu-bind=none"],
+         "srun --gpus-per-task over an exported --gpus-per-node; --gpu-bind=none sets no CUDA_VISIBLE_DEVICES"),
+    Case(["--nodes=1", "-c 2"], ["", "-c 1", "export SRUN_CPUS_PER_TASK=1", "", "-N 1"],
+         "no task count: srun with CPUs per task starts the job's CPUs / -c tasks"),
     Case(["-n 2"], ["", "-n 1"], "no node count: nodes unknown"),
     Case(["--nodes=1", "--ntasks-per-node=2", "--gres=gpu:2"], ["", "--ntasks-per-node=1", "-N 1"], "tasks per node"),
 ]

@@ -56,7 +56,7 @@ def _submit_all(cluster, cases: list[Case], folder: Path) -> list[tuple[Case, st
     return submitted
 
 
-def _wait_all(cluster, ids: list[int], timeout: float = 240) -> dict[int, str]:
+def _wait_all(cluster, ids: list[int], timeout: float = 600) -> dict[int, str]:
     wanted = set(ids)
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:

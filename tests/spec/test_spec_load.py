@@ -62,7 +62,7 @@ def test_errors_are_positioned(text, line, column, fragment):
 
 
 @pytest.mark.parametrize(("resources", "kind", "fragment"), [
-    ("nodes = 2\ngpus_per_node = 8", "torchrun", "one task per node"),
+    ("nodes = 2\nntasks = 4\ngpus_per_node = 8", "torchrun", "one task per node"),
     ("nodes = 2\nntasks_per_node = 1", "torchrun", "needs the workers per node"),
     ("ntasks_per_node = 1\ngpus_per_node = 8", "srun", "one task per GPU"),
     ("ntasks_per_node = 1\ngpus_per_node = 8", "deepspeed", "ntasks_per_node = 8"),
@@ -74,6 +74,80 @@ def test_launch_geometry(resources, kind, fragment):
     launch = f'kind = "{kind}"\nprogram = "t.py"\n'
     text = text.replace("[launch]\n", "[launch]\n" + launch) if "[launch]" in text else text + "[launch]\n" + launch
     assert any(fragment in message for _, _, message in problems(text))
+
+
+# ------------------------------------------------------------------ layouts judged on the job model
+# (kind, [resources] and extra [launch] keys of the refused spec, line:column reported, a fragment,
+# the corrected twin). The loader emits the launch block and reads the job model of its step
+# (slurmspec/spec/layout.py); each twin must load.
+def _spec(kind: str, resources: str, extra: str = "") -> str:
+    return f'[resources]\n{resources}\n[launch]\nkind = "{kind}"\nprogram = "t.py"\n{extra}'
+
+
+MODEL_LAYOUTS = [
+    # --gpus-per-task=1 binds one GPU to each task: local rank 1 sees only `cuda:0` (SB314's fact)
+    ("horovod", "nodes = 1\nntasks_per_node = 4\ngpus_per_task = 1", "", (4, 1),
+     "`resources.gpus_per_task = 1` with 4 tasks per node gives each task only its own GPU",
+     "nodes = 1\nntasks_per_node = 4\ngpus_per_node = 4"),
+    ("lightning", "nodes = 2\nntasks_per_node = 2\ngpus_per_task = 1\nntasks = 4", "", (4, 1),
+     "local rank 1 fails",
+     "nodes = 2\nntasks_per_node = 2\ngpus_per_node = 2"),
+    ("srun", "nodes = 1\nntasks = 2\ngpus_per_task = 1", "", (4, 1), "handed `LOCAL_RANK`",
+     "nodes = 1\nntasks = 2\ngpus_per_node = 2"),
+    ("deepspeed", "nodes = 1\nntasks_per_node = 2\ngpus_per_task = 1", "", (4, 1), "`invalid device ordinal`",
+     "nodes = 1\nntasks_per_node = 2\ngpus_per_node = 2"),
+    # one task per GPU, counted by the model: 2 tasks (one per node without a count) for 16 GPUs
+    ("srun", "nodes = 2\ngpus_per_node = 8", "", (1, 1), "starts 2 processes for 16 GPUs",
+     "nodes = 2\nntasks_per_node = 8\ngpus_per_node = 8"),
+    ("lightning", "nodes = 1\nntasks_per_node = 1\ngpus_per_node = 2", "", (3, 1),
+     "`resources.ntasks_per_node = 2` (= the GPUs per node)", "nodes = 1\nntasks_per_node = 2\ngpus_per_node = 2"),
+    ("horovod", "nodes = 2\nntasks_per_node = 1\ngpus_per_node = 4", 'launcher = "horovodrun"\n', (3, 1),
+     "starts 2 processes for 8 GPUs", "nodes = 2\nntasks_per_node = 4\ngpus_per_node = 4"),
+    ("deepspeed", "nodes = 2\nntasks = 2\ngpus_per_node = 2", "", (3, 1), "and drop `resources.ntasks`",
+     "nodes = 2\nntasks = 4\ngpus_per_node = 2"),
+    # torchrun/accelerate: one task per node, as many workers as the task sees GPUs
+    ("torchrun", "nodes = 2\nntasks = 3\ngpus_per_node = 4", "", (3, 1), "starts 3 tasks on 2 nodes",
+     "nodes = 2\ngpus_per_node = 4"),
+    ("accelerate", "nodes = 1\nntasks_per_node = 2\ngpus_per_node = 2", "", (3, 1), "one task per node",
+     "nodes = 1\nntasks_per_node = 1\ngpus_per_node = 2"),
+    ("torchrun", "nodes = 2\nntasks = 2\ngpus_per_task = 2", "procs_per_node = 4\n", (8, 1),
+     "torchrun starts 4 workers in each task, but each task sees 2 GPUs",
+     ("nodes = 2\nntasks = 2\ngpus_per_task = 2", "procs_per_node = 2\n")),
+    ("accelerate", "nodes = 2\nntasks = 2\ngpus_per_task = 4", "procs_per_node = 2\n", (8, 1),
+     "set `launch.procs_per_node = 4`", ("nodes = 2\nntasks = 2\ngpus_per_task = 4", "procs_per_node = 4\n")),
+]
+
+
+@pytest.mark.parametrize(("kind", "resources", "extra", "where", "fragment", "twin"), MODEL_LAYOUTS)
+def test_layouts_are_judged_on_the_job_model(kind, resources, extra, where, fragment, twin):
+    found = problems(_spec(kind, resources, extra))
+    assert [(ln, col) for ln, col, message in found if fragment in message] == [where], found
+    assert len(found) == 1, found
+    twin, twin_extra = twin if isinstance(twin, tuple) else (twin, extra)
+    load_spec(_spec(kind, twin, twin_extra))
+
+
+def test_a_raw_gpu_binding_hiding_the_local_ranks_gpu_is_refused_on_the_raw_options():
+    text = ('[resources]\nnodes = 1\nntasks_per_node = 2\ngpus_per_node = 2\n[sbatch]\n'
+            'options = ["--gpu-bind=map_gpu:0,1"]\n[launch]\nkind = "horovod"\nprogram = "t.py"\n')
+    assert problems(text) == [(6, 1, problems(text)[0][2])]
+    assert "the GPU binding in `sbatch.options` with 2 tasks per node" in problems(text)[0][2]
+    load_spec(text.replace('options = ["--gpu-bind=map_gpu:0,1"]', 'options = ["--gpu-bind=none"]'))
+
+
+@pytest.mark.parametrize(("kind", "resources"), [
+    # The old per-key checks refused these; the model shows the layout each launcher needs:
+    ("torchrun", "nodes = 2\ngpus_per_node = 8"),  # no task count: srun starts one task per node
+    ("srun", "nodes = 1\nntasks = 8\ngpus_per_node = 8"),  # 8 tasks on one node, one per GPU
+    ("horovod", "nodes = 2\nntasks = 16\ngpus_per_node = 8"),
+    ("torchrun", "nodes = 2\nntasks_per_node = 1\ngpus_per_task = 4\nntasks = 2"),  # each task sees 4 GPUs
+    ("srun", "nodes = 2\nntasks = 2\ngpus_per_task = 1"),  # one task per node: local rank 0 sees its GPU
+    ("mpi", "nodes = 1\nntasks = 4\ngpus_per_node = 1"),  # an MPI job is not one rank per GPU
+    ("torchrun", 'nodes = "1-2"\nntasks_per_node = 1\ngpus_per_node = 8'),  # a node range: per node only
+])
+def test_layouts_the_model_accepts(kind, resources):
+    extra = "procs_per_node = 4\n" if "gpus_per_task = 4" in resources else ""
+    load_spec(_spec(kind, resources, extra))
 
 
 def test_values_map_to_the_parsers_typed_objects():
