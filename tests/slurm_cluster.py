@@ -498,6 +498,9 @@ MpiDefault=none
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 GresTypes=gpu
+# Start a pending job as soon as the node frees up, not on slurmctld's 3-second batch tick
+# (man slurm.conf, SchedulerParameters=batch_sched_delay): tests that really run jobs wait less.
+SchedulerParameters=batch_sched_delay=0
 SchedulerType=sched/backfill
 EnforcePartLimits=ALL
 ReturnToService=2

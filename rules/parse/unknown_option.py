@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from slurmspec.fix.build import reads_cleanly, replace
 from slurmspec.fix.edit import Fix
-from slurmspec.kinds import Applicability, ArgKind, Fixability, IssueKind, Outcome, Severity
+from slurmspec.kinds import Applicability, Fixability, IssueKind, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.model.options import lookup
@@ -58,13 +58,12 @@ _PREFIX = "#SBATCH"
 def _respell(ctx: Context, issue: ParseIssue) -> Fix | None:
     """Write the one did-you-mean candidate instead (unsafe: the closest name is a guess).
 
-    Not offered when there is no single candidate, and not when the candidate
-    could not take the value as written: a flag (``ArgKind.NONE``) followed by
-    ``=value`` would turn SB001 into SB006 (``--hodl=yes`` is not ``--hold=yes``).
-    Nor when the respelt line would not read cleanly (``--nodes2`` at the end of
-    a line becomes ``--nodes`` without its value: SB005), or would set an option
-    the script already sets (the respelt line would silently replace that value,
-    SB204, and which one was meant is the user's call).
+    Not offered when there is no single candidate, nor when the respelt line
+    would not read cleanly — a flag given a value (``--hodl=yes`` is not
+    ``--hold=yes``: SB006), ``--nodes2`` at the end of a line becoming ``--nodes``
+    without its value (SB005) — or would set an option the script already sets
+    (the respelt line would silently replace that value, SB204, and which one was
+    meant is the user's call).
     """
     if len(issue.candidates) != 1 or not issue.candidates[0].startswith("--"):
         return None
@@ -72,9 +71,6 @@ def _respell(ctx: Context, issue: ParseIssue) -> Fix | None:
     spec = lookup(candidate[2:])
     written = ctx.script.source[issue.span.start:issue.span.end]
     if spec is None or not written.startswith("--") or "=" in written:
-        return None
-    follows = ctx.script.source[issue.span.end:issue.span.end + 1]
-    if follows == "=" and spec.argument_in(ctx.version) is ArgKind.NONE:
         return None
     line = next((x for x in ctx.script.lines if x.span.start <= issue.span.start < x.span.end), None)
     if line is None or not line.text.startswith(_PREFIX):

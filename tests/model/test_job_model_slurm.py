@@ -163,30 +163,8 @@ def _compare_step(tally: Tally, step, comp, tag: str, got: dict[int, list[str]],
         tally.check(f"{where} CPUs (the job's on the node)", comp.cpus_per_node, int(first[4]))
 
 
-@pytest.fixture
-def fast_scheduling(slurm_cluster):
-    """Schedule a pending job as soon as the node frees up, not on slurmctld's 3-second batch tick.
-
-    ``batch_sched_delay`` (default 3 s, man slurm.conf ``SchedulerParameters``) lets a
-    one-node cluster start one job per 3 s; at 0 it starts one about every second, so
-    the 200-odd jobs take ~3½ minutes instead of ~11. Restored afterwards.
-    """
-    conf = slurm_cluster.conf_path
-    text = conf.read_text()
-    if "batch_sched_delay" in text or "\nSchedulerType=" not in text:
-        yield slurm_cluster
-        return
-    conf.write_text(text.replace("\nSchedulerType=", "\nSchedulerParameters=batch_sched_delay=0\nSchedulerType=", 1))
-    slurm_cluster.run(["scontrol", "reconfigure"], timeout=60)
-    try:
-        yield slurm_cluster
-    finally:
-        conf.write_text(text)
-        slurm_cluster.run(["scontrol", "reconfigure"], timeout=60)
-
-
-def test_job_model_agrees_with_real_slurm(fast_scheduling, tmp_path: Path) -> None:
-    slurm_cluster = fast_scheduling
+def test_job_model_agrees_with_real_slurm(slurm_cluster, tmp_path: Path) -> None:
+    # tests/slurm_cluster.py sets batch_sched_delay=0: the 200-odd jobs start about one a second.
     folder = tmp_path
     os.chmod(folder, 0o755)
     (folder / "logs").mkdir()
