@@ -101,6 +101,16 @@ def srun_cpus(spec: Spec, version: Version) -> list[str]:
     return ['--cpus-per-task="$SLURM_CPUS_PER_TASK"']
 
 
+def job_shape(spec: Spec, version: Version = NEWEST):
+    """The job model's view of the spec's request (its first component): the numbers the
+    launch line needs come from the same model the rules and the loader judge it with."""
+    from slurmspec.emit.header import header_lines
+    from slurmspec.model.job import job_model
+    from slurmspec.parser.script import parse_script
+
+    return job_model(parse_script("\n".join(header_lines(spec)) + "\n", None, version)).component(0)
+
+
 def launch_command(spec: Spec, version: Version = NEWEST) -> str:
     launch = spec.section("launch")
     assert launch is not None
@@ -108,7 +118,9 @@ def launch_command(spec: Spec, version: Version = NEWEST) -> str:
     container_opts, inside = _container(launch)
     srun_opts = srun_cpus(spec, version) + container_opts
     python = launch.get("python")
-    per_node = launch.get("procs_per_node") or spec.get("resources", "gpus_per_node")
+    shape = job_shape(spec, version)
+    per_node = launch.get("procs_per_node") or spec.get("resources", "gpus_per_node") or (
+        shape.gpus_per_node if shape is not None else None)
     per_task = uses_per_task_values(launch)
     program_is_python = launch.get("program").endswith(".py")
     if kind == "torchrun":
@@ -135,7 +147,8 @@ def launch_command(spec: Spec, version: Version = NEWEST) -> str:
         return _srun(srun_opts, inside + command)
     launcher = launch.get("launcher", "srun")
     if kind == "horovod" and launcher == "horovodrun":
-        slots = spec.get("resources", "ntasks_per_node") or spec.get("resources", "gpus_per_node") or 1
+        # One slot per task of a node (2 on `nodes = 2, ntasks = 4`), as the model lays the tasks out.
+        slots = (shape.tasks_per_node if shape is not None else None) or spec.get("resources", "gpus_per_node") or 1
         hosts = (f'horovod_hosts=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | sed \'s/$/:{slots}/\''
                  " | paste -sd, -)\n")
         return hosts + " ".join(['horovodrun -np "$SLURM_NTASKS" -H "$horovod_hosts"', *inside, *command])
