@@ -147,7 +147,7 @@ def launch_command(spec: Spec, version: Version = NEWEST) -> str:
         return _srun(srun_opts, inside + command)
     launcher = launch.get("launcher", "srun")
     if kind == "horovod" and launcher == "horovodrun":
-        # One slot per task of a node (2 on `nodes = 2, ntasks = 4`), as the model lays the tasks out.
+        # One slot per task of a node, where the model knows it (`-N 2 -n 4` may place 3 + 1: unknown).
         slots = (shape.tasks_per_node if shape is not None else None) or spec.get("resources", "gpus_per_node") or 1
         hosts = (f'horovod_hosts=$(scontrol show hostnames "$SLURM_JOB_NODELIST" | sed \'s/$/:{slots}/\''
                  " | paste -sd, -)\n")

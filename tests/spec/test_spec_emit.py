@@ -288,3 +288,12 @@ def test_hostile_per_task_words_never_run_and_get_the_tasks_value(stub_dir, tmp_
     assert program_calls, (script, calls)
     for call in program_calls:
         assert call[call.index("train.py") + 1:] == expected, script
+
+
+
+def test_horovodrun_hosts_get_as_many_slots_as_the_model_puts_tasks_on_a_node():
+    from slurmspec.spec import load_spec
+
+    spec = load_spec('[job]\nname = "hvd"\ntime = "10"\n[resources]\nnodes = 2\nntasks_per_node = 3\n'
+                     '[launch]\nkind = "horovod"\nlauncher = "horovodrun"\nprogram = "train.py"\n')
+    assert "sed 's/$/:3/'" in emit(spec)
