@@ -277,8 +277,11 @@ def test_hostile_per_task_words_never_run_and_get_the_tasks_value(stub_dir, tmp_
     script = emit(spec_from_data(data))
     calls = run_hostile(script, stub_dir, work)
     _assert_no_canary(work)
-    # A plain launch runs in the batch step, in a container or not: no srun starts tasks for it.
-    in_batch_step = data["launch"]["kind"] == "plain"
+    # A plain launch runs in the batch step, also inside apptainer; a pyxis container needs an srun step
+    # (its --container-* options belong to srun), whose one task gets the task's values.
+    container = data["launch"].get("container")
+    in_batch_step = data["launch"]["kind"] == "plain" and (
+        container is None or container.get("runtime", "pyxis") != "pyxis")
     env = {"SLURM_JOB_ID": "4242", "HOME": str(work), "SLURM_TMPDIR": str(work / "tmp")}
     per_task_env = {**env, "SLURM_PROCID": "" if in_batch_step else "7",
                     "OMPI_COMM_WORLD_RANK": "" if in_batch_step else "7"}
