@@ -87,7 +87,7 @@ def slurm_ntasks_unset(ctx: Context) -> None:
             why, fix = reason
             start = line.span.start + m.start()
             ctx.report(
-                "SB321", script.span(start, start + len(m.group(0)) - (0 if m.group(1) else 0)),
+                "SB321", script.span(start, start + len(m.group(0))),
                 f"`${name}` {why}, so here it expands to an empty string; {fix}",
             )
 
@@ -108,10 +108,7 @@ def _single_quoted(text: str) -> list[tuple[int, int]]:
     out, i, n, dq = [], 0, len(text), False
     while i < n:
         c = text[i]
-        if c == "\\" and not dq:
-            i += 2
-            continue
-        if c == "\\" and dq:
+        if c == "\\":  # an escaped character, inside double quotes or not
             i += 2
             continue
         if c == '"':
