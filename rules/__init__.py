@@ -87,6 +87,20 @@ FAMILIES = {
         "missing_time_limit",
         "requeue_without_signal",
     ),
+    "cluster": (  # SB4xx: filled as the cluster rules land (rules/cluster/)
+        # SB450-SB454 waste, SB460-SB465 site policy
+        "cpus_over_gpu_share",
+        "memory_over_gpu_share",
+        "gpus_spread_over_nodes",
+        "exclusive_small_request",
+        "host_memory_below_gpu_memory",
+        "policy_required_option",
+        "policy_forbidden_option",
+        "policy_value_not_allowed",
+        "policy_per_gpu_limit",
+        "policy_untyped_gpus",
+        "policy_gpu_partition_without_gpus",
+    ),
     "meta": (
         "internal_error",
         "suppressions",

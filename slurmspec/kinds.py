@@ -94,6 +94,26 @@ class ArgKind(_Kind):
     OPTIONAL = "optional"
 
 
+class UntypedGpus(_Kind):
+    """What a site policy says happens to a GPU request without a type (``--gpus=4``)."""
+
+    REFUSED = "refused"  # the site's submit plugin refuses the job
+    REWRITTEN = "rewritten"  # the site gives the job its default type
+
+
+class EnforcePartLimits(_Kind):
+    """slurm.conf ``EnforcePartLimits``: whether slurmctld refuses a job over a partition's limits at submission.
+
+    ``NO`` (Slurm's default) accepts such a job and leaves it pending; ``ANY``
+    refuses it when no requested partition can take it, ``ALL`` when any
+    requested partition cannot (man slurm.conf, EnforcePartLimits).
+    """
+
+    NO = "NO"
+    ANY = "ANY"
+    ALL = "ALL"
+
+
 class IssueKind(_Kind):
     """Why the parser could not read a directive as sbatch would (each maps to one SB0xx rule)."""
 

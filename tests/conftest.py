@@ -2,8 +2,13 @@
 
 * Hypothesis profiles: "ci" (loaded when CI=true) and "dev" (otherwise).
 * ``slurm_cluster``: a session-scoped throwaway real Slurm (tests/slurm_cluster.py)
-  used as the oracle by differential tests.  Tests that use it are marked
-  ``slurm`` automatically, so ``-m "not slurm"`` deselects them.
+  used as the oracle by differential tests, parametrised over the releases
+  (ids ``22.05`` and ``24.11``; ``-k 22.05`` picks one).  ``slurm_cluster_for``
+  starts one of a given release and `ClusterLayout` (once per session).  Tests
+  that use either are marked ``slurm`` automatically, so ``-m "not slurm"``
+  deselects them.
+* A terminal summary of the cases each differential test compared with real
+  Slurm, per release (tests/oracle_tally.py).
 """
 
 from __future__ import annotations
@@ -18,7 +23,11 @@ _REPO_ROOT = str(Path(__file__).resolve().parent.parent)
 if _REPO_ROOT not in sys.path:
     sys.path.insert(0, _REPO_ROOT)
 
+from tests import oracle_tally  # noqa: E402
 from tests.slurm_cluster import (  # noqa: E402
+    DEFAULT_LAYOUT,
+    RELEASES,
+    ClusterLayout,
     SlurmCluster,
     SlurmClusterError,
     missing_requirements,
@@ -61,25 +70,71 @@ def _skip_or_fail(reason: str) -> None:
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
-        if "slurm_cluster" in getattr(item, "fixturenames", ()):
+        if {"slurm_cluster", "slurm_cluster_for"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slurm)
 
 
-@pytest.fixture(scope="session")
-def slurm_cluster(request: pytest.FixtureRequest) -> SlurmCluster:
-    """A running throwaway Slurm (munged + slurmctld + local slurmd) on 127.0.0.1.
+class ClusterPool:
+    """The session's throwaway clusters, one per (release, layout name), started on first use."""
 
-    Skipped (failed under CI=true) when sbatch/slurmctld/munged are missing or
+    def __init__(self) -> None:
+        self.clusters: dict[tuple[str, str], SlurmCluster] = {}
+        self.failures: dict[tuple[str, str], str] = {}
+
+    def get(self, release: str, layout: ClusterLayout = DEFAULT_LAYOUT) -> SlurmCluster:
+        key = (release, layout.name)
+        if key in self.clusters:
+            cluster = self.clusters[key]
+            if cluster.layout != layout:
+                raise ValueError(f"two different cluster layouts are both named {layout.name!r}")
+            return cluster
+        why = missing_requirements(release)
+        if why:
+            _skip_or_fail(why)
+        if key in self.failures:  # do not retry a start that failed: every test would wait for it again
+            pytest.fail(self.failures[key], pytrace=False)
+        cluster = SlurmCluster(release, layout)
+        try:
+            cluster.start()
+        except SlurmClusterError as exc:
+            self.failures[key] = f"could not start the throwaway Slurm {release} cluster ({layout.name}):\n{exc}"
+            pytest.fail(self.failures[key], pytrace=False)
+        self.clusters[key] = cluster
+        return cluster
+
+    def stop_all(self) -> None:
+        for cluster in self.clusters.values():
+            cluster.stop()
+        self.clusters.clear()
+
+
+@pytest.fixture(scope="session")
+def slurm_cluster_for(request: pytest.FixtureRequest):
+    """A factory: ``slurm_cluster_for(release, layout)`` -> a running `SlurmCluster`.
+
+    Each (release, layout name) is started once per session and stopped at its
+    end.  Skipped (failed under CI=true) when that release cannot run here.
+    """
+    pool = ClusterPool()
+    request.addfinalizer(pool.stop_all)
+    return pool.get
+
+
+@pytest.fixture(scope="session", params=list(RELEASES), ids=list(RELEASES))
+def slurm_cluster(request: pytest.FixtureRequest, slurm_cluster_for) -> SlurmCluster:
+    """A running throwaway Slurm (munged + slurmctld + local slurmd) on 127.0.0.1, default layout.
+
+    Parametrised over the releases (22.05 on the host, 24.11 in its chroot).
+    Skipped (failed under CI=true) when that release's programs are missing or
     the tests do not run as root.  Stopped at the end of the session, and by
     atexit / PDEATHSIG if the session dies.
     """
-    why = missing_requirements()
-    if why:
-        _skip_or_fail(why)
-    cluster = SlurmCluster()
-    request.addfinalizer(cluster.stop)
-    try:
-        cluster.start()
-    except SlurmClusterError as exc:
-        pytest.fail(f"could not start the throwaway Slurm cluster:\n{exc}", pytrace=False)
-    return cluster
+    return slurm_cluster_for(request.param, DEFAULT_LAYOUT)
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:
+    lines = oracle_tally.summary_lines()
+    if lines:
+        terminalreporter.write_sep("=", "cases compared with real Slurm (per release)")
+        for line in lines:
+            terminalreporter.write_line(line)

@@ -87,7 +87,9 @@ def test_fail_on_from_config_and_cli_override(tree, capsys):
     assert main(["lint", "--fail-on", "warning", str(tree / "jobs" / "a.sbatch")]) == 1
 
 
-def test_slurm_version_from_config_and_cli_override(tree, capsys):
+def test_slurm_version_from_config_and_cli_override(tree, capsys, monkeypatch):
+    # Without a configuration the default would be an installed sbatch's release: none here.
+    monkeypatch.setattr("slurmspec.cli.common.installed_sbatch_version", lambda: None)
     (tree / "p.sbatch").write_text(POWER)
     (tree / "slurmspec.toml").write_text('slurm-version = "23.11"\n')
     assert main(["lint", str(tree / "p.sbatch")]) == 0

@@ -1,8 +1,10 @@
 """Differential tests: slurmspec's verdict against a real ``sbatch --test-only``.
 
-For every script, "slurmspec refuses" (``refuses(lint_text(script, version=(22, 5)))``)
-must equal "sbatch rejects" (``sbatch --test-only`` exits non-zero) on the
-throwaway Slurm 22.05 cluster of tests/slurm_cluster.py.
+For every script, "slurmspec refuses" (``refuses(lint_text(script, version=cluster.version))``)
+must equal "sbatch rejects" (``sbatch --test-only`` exits non-zero) on each
+throwaway Slurm cluster of tests/slurm_cluster.py: real 22.05 and real 24.11,
+slurmspec told the matching ``--slurm-version``.  The counts per release show in
+the terminal summary (tests/oracle_tally.py).
 
 Only configuration-independent answers are compared.  Every script is
 submitted with ``--partition=all`` on the command line (it overrides the
@@ -26,13 +28,13 @@ import pytest
 from hypothesis import HealthCheck, example, given, settings
 
 from slurmspec.lint import lint_text, refuses
+from tests import oracle_tally
 from tests.slurm_cluster import SbatchOutcome, SlurmCluster
 from tests.strategies import sbatch_conflict_scripts, sbatch_odd_scripts, sbatch_scripts
 
 pytestmark = pytest.mark.slurm
 
 ARGS = ("--partition=all",)
-VERSION = (22, 5)
 
 # slurmctld answers (after "allocation failure: ") that depend on the
 # cluster's nodes, partitions, limits and databases, not on the script's syntax.
@@ -63,13 +65,14 @@ KNOWN_FEATURES = frozenset({"v100", "a100", "ib", "skylake", "rome", "cascadelak
 # in sbatch, a GPU "type" such as "1.5" or "-1" only in slurmctld.
 CTLD_SIDE_CODES = frozenset({"SB115", "SB116", "SB117", "SB121", "SB123", "SB124"})
 
-# Module-level tally over the whole session: compared / skipped per test.
+# Module-level tally over the whole session: compared / skipped per test and release.
 COUNTS: Counter[str] = Counter()
 
 
 @dataclass
 class Verdict:
     script: str | bytes
+    release: str
     outcome: SbatchOutcome
     diagnostics: list
     slurmspec_refuses: bool
@@ -87,7 +90,7 @@ class Verdict:
         return (
             f"{why}\n"
             f"--- script (repr) ---\n{self.script!r}\n"
-            f"--- sbatch --test-only {' '.join(ARGS)}: rc={self.outcome.returncode} ---\n"
+            f"--- sbatch {self.release} --test-only {' '.join(ARGS)}: rc={self.outcome.returncode} ---\n"
             f"{self.outcome.stderr.rstrip() or '(no stderr)'}\n"
             f"--- slurmspec (refuses={self.slurmspec_refuses}) ---\n{diags}"
         )
@@ -116,13 +119,13 @@ def unknown_feature_names(cluster: SlurmCluster, script: str | bytes) -> set[str
 
 def judge(cluster: SlurmCluster, script: str | bytes) -> Verdict:
     outcome = cluster.test_only(script, args=ARGS)
-    diagnostics = lint_text(script, version=VERSION)
+    diagnostics = lint_text(script, version=cluster.version)
     reason = config_dependent_reason(outcome)
     if reason is None and "allocation failure: Invalid feature specification" in outcome.stderr:
         unknown = unknown_feature_names(cluster, script)
         if unknown:
             reason = f"unknown feature name(s) {sorted(unknown)}"
-    return Verdict(script, outcome, diagnostics, refuses(diagnostics), reason)
+    return Verdict(script, cluster.release, outcome, diagnostics, refuses(diagnostics), reason)
 
 
 def check(cluster: SlurmCluster, script: str | bytes, tally: Counter[str], name: str) -> None:
@@ -130,7 +133,8 @@ def check(cluster: SlurmCluster, script: str | bytes, tally: Counter[str], name:
     v = judge(cluster, script)
     if v.config_dependent is not None:
         tally["skipped"] += 1
-        COUNTS[f"{name}:skipped"] += 1
+        COUNTS[f"{name}:{cluster.release}:skipped"] += 1
+        oracle_tally.record_skipped(name, cluster.release)
         client_side = [
             d for d in v.diagnostics
             if refuses([d]) and d.code not in CTLD_SIDE_CODES
@@ -141,11 +145,19 @@ def check(cluster: SlurmCluster, script: str | bytes, tally: Counter[str], name:
         )
         return
     tally["compared"] += 1
-    COUNTS[f"{name}:compared"] += 1
+    COUNTS[f"{name}:{cluster.release}:compared"] += 1
     assert v.slurmspec_refuses == v.sbatch_rejects, v.report(
         "slurmspec and sbatch disagree: "
         + ("sbatch rejects, slurmspec accepts" if v.sbatch_rejects else "sbatch accepts, slurmspec refuses")
     )
+    tally["rejected" if v.sbatch_rejects else "accepted"] += 1
+    oracle_tally.record(name, cluster.release, accepted=not v.sbatch_rejects)
+
+
+def assert_enough(name: str, cluster: SlurmCluster, tally: Counter[str], *, accepted: int, rejected: int) -> None:
+    print(f"{name} (Slurm {cluster.release}): {dict(tally)}")
+    short = oracle_tally.minimums(name, cluster.release, accepted=accepted, rejected=rejected)
+    assert short is None, short
 
 
 # ------------------------------------------------------------------ property
@@ -197,9 +209,8 @@ def test_directives_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
         check(slurm_cluster, script, tally, "directives")
 
     directives()
-    COUNTS["directives:finished"] = 1
-    print(f"directives: compared={tally['compared']} skipped={tally['skipped']}")
-    assert tally["compared"] >= 500, f"too few compared cases: {dict(tally)}"
+    COUNTS[f"directives:{slurm_cluster.release}:finished"] = 1
+    assert_enough("directives", slurm_cluster, tally, accepted=250, rejected=250)
 
 
 def test_script_level_agrees_with_sbatch(slurm_cluster: SlurmCluster) -> None:
@@ -212,8 +223,7 @@ def test_script_level_agrees_with_sbatch(slurm_cluster: SlurmCluster) -> None:
         check(slurm_cluster, script, tally, "script")
 
     odd()
-    print(f"script-level: compared={tally['compared']} skipped={tally['skipped']}")
-    assert tally["compared"] >= 100, f"too few compared cases: {dict(tally)}"
+    assert_enough("script", slurm_cluster, tally, accepted=50, rejected=50)
 
 
 def test_conflicts_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
@@ -281,9 +291,8 @@ def test_conflicts_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
         check(slurm_cluster, script, tally, "conflicts")
 
     conflicts()
-    COUNTS["conflicts:finished"] = 1
-    print(f"conflicts: compared={tally['compared']} skipped={tally['skipped']}")
-    assert tally["compared"] >= 600, f"too few compared cases: {dict(tally)}"
+    COUNTS[f"conflicts:{slurm_cluster.release}:finished"] = 1
+    assert_enough("conflicts", slurm_cluster, tally, accepted=250, rejected=250)
 
 
 # ------------------------------------------------------------------- table
@@ -402,8 +411,9 @@ def test_table_against_sbatch(slurm_cluster: SlurmCluster, script: str | bytes, 
 
 def test_counts_summary() -> None:
     """Runs last in file order: no comparison above may have been silently skipped wholesale."""
-    compared = COUNTS["directives:compared"]
-    if not COUNTS["directives:finished"]:
+    finished = [key.split(":")[1] for key in COUNTS if key.startswith("directives:") and key.endswith(":finished")]
+    if not finished:
         pytest.skip("the directive property test did not run to the end in this session (deselected or failed)")
     print(f"differential counts: {dict(COUNTS)}")
-    assert compared >= 500, dict(COUNTS)
+    for release in finished:
+        assert COUNTS[f"directives:{release}:compared"] >= 500, dict(COUNTS)

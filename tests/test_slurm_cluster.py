@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.slurm_cluster import SlurmCluster
+from tests.slurm_cluster import DEFAULT_LAYOUT, ClusterLayout, SlurmCluster
 
 pytestmark = pytest.mark.slurm
 
@@ -119,8 +119,8 @@ def test_real_gpu_job_sees_fake_gpus(slurm_cluster: SlurmCluster, tmp_path: Path
 
 
 def test_stop_leaves_nothing_behind(slurm_cluster: SlurmCluster) -> None:
-    """A second, independent cluster starts beside the session one and stops cleanly."""
-    cluster = SlurmCluster()
+    """A second, independent cluster of the same release starts beside the session one and stops cleanly."""
+    cluster = SlurmCluster(slurm_cluster.release)
     with cluster:
         procs = dict(cluster._procs)
         workdir = cluster.workdir
@@ -130,3 +130,50 @@ def test_stop_leaves_nothing_behind(slurm_cluster: SlurmCluster) -> None:
     assert all(p.poll() is not None for p in procs.values())
     assert not workdir.exists()
     cluster.stop()  # idempotent
+
+
+def test_release_is_the_one_that_answers(slurm_cluster: SlurmCluster) -> None:
+    """`release`, `version` and `slurm_version` name the Slurm that really runs (its own scontrol says so)."""
+    assert slurm_cluster.slurm_version.startswith(slurm_cluster.release + "."), slurm_cluster.slurm_version
+    assert slurm_cluster.version == tuple(int(x) for x in slurm_cluster.release.split("."))
+    config = slurm_cluster.scontrol("show", "config")
+    assert f"SLURM_VERSION           = {slurm_cluster.slurm_version}" in config
+    assert "ClusterName             = slurmspec" in config
+    assert slurm_cluster.PARTITIONS == ("debug", "cpu", "gpu", "a100", "all")
+
+
+def test_every_virtual_node_is_usable(slurm_cluster: SlurmCluster) -> None:
+    """The same 25 nodes on every release, all usable by --test-only (none left UNKNOWN after start-up)."""
+    nodes = slurm_cluster.run(["sinfo", "-h", "-N", "-o", "%N %t"]).stdout.split("\n")
+    states = dict(line.split() for line in nodes if line.strip())
+    assert len(states) == 25, states
+    assert all(s in ("idle~", "idle") for s in states.values()), states
+    out = slurm_cluster.test_only("#!/bin/bash\ntrue\n", ["-p", "cpu", "-N", "16"])
+    assert out.accepted and "cpu-[001-016]" in out.stderr, out
+
+
+SMALL = ClusterLayout(
+    name="small",
+    nodes=DEFAULT_LAYOUT.nodes.splitlines()[0] + "\n"
+    "NodeName=h100-[1-2] NodeAddr=127.0.0.1 Port={dead_port} CPUs=96 RealMemory=1000000 Gres=gpu:h100:4 "
+    "Feature=h100 State=CLOUD\n",
+    partitions="PartitionName=debug Nodes={host} Default=YES MaxTime=30 State=UP\n"
+    "PartitionName=h100 Nodes=h100-[1-2] MaxTime=1-00:00:00 State=UP\n",
+    gres="NodeName={host} Name=gpu File={dev}/nvidia[0-1]\nNodeName=h100-[1-2] Name=gpu Type=h100 File={dev}/nvidia[0-3]\n",
+    extra="MaxArraySize=201\nEnforcePartLimits=NO",
+)
+
+
+@pytest.mark.parametrize("release", ["22.05", "24.11"])
+def test_a_layout_starts_the_same_cluster_on_each_release(slurm_cluster_for, release: str) -> None:
+    """`slurm_cluster_for(release, layout)`: the layout's nodes, partitions and extra lines (later ones win)."""
+    cluster = slurm_cluster_for(release, SMALL)
+    assert cluster is slurm_cluster_for(release, SMALL)  # started once per session
+    assert cluster.release == release and cluster.layout is SMALL
+    assert cluster.PARTITIONS == ("debug", "h100")
+    config = cluster.scontrol("show", "config")
+    assert "MaxArraySize            = 201" in config
+    assert "EnforcePartLimits       = NO" in config
+    assert cluster.test_only("#!/bin/bash\ntrue\n", ["-p", "h100", "--gres=gpu:h100:4", "-N", "2"]).accepted
+    assert not cluster.test_only("#!/bin/bash\ntrue\n", ["--array=0-201"]).accepted
+    assert cluster.test_only("#!/bin/bash\ntrue\n", ["--array=0-200"]).accepted

@@ -9,8 +9,13 @@ is a finding, never exit 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from typing import Sequence
+from functools import lru_cache
+from typing import TYPE_CHECKING, Sequence
+
+if TYPE_CHECKING:  # pragma: no cover
+    from slurmspec.version import Version
 
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
@@ -34,20 +39,84 @@ def codes_arg(text: str) -> list[str]:
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
-def add_common(sub: argparse.ArgumentParser) -> None:
-    """--slurm-version, --config and --no-config, for every command that reads scripts."""
+def add_common(sub: argparse.ArgumentParser, detects_version: bool = False) -> None:
+    """--slurm-version, --config and --no-config, for every command that reads scripts.
+
+    ``detects_version``: the command's default target is chosen by `target_version`
+    (configuration, cluster profile, installed sbatch, newest).
+    """
     from slurmspec.version import DEFAULT, SUPPORTED
 
+    chain = "the cluster profile's, else the installed sbatch's, else " if detects_version else ""
     sub.add_argument(
         "--slurm-version", type=version_arg, default=None, metavar="X.Y",
         help=f"target Slurm release, one of {', '.join(SUPPORTED)} "
-             f"(default: the configuration's, else {DEFAULT})",
+             f"(default: the configuration's, else {chain}{DEFAULT})",
     )
     where = sub.add_mutually_exclusive_group()
     where.add_argument("--config", default=None, metavar="PATH",
                        help="use this slurmspec.toml or pyproject.toml instead of searching for one")
     where.add_argument("--no-config", action="store_true",
                        help="ignore configuration files")
+
+
+def target_version(given, configured, cluster) -> tuple["Version", str]:
+    """The release to target and why: ``--slurm-version`` > configuration > cluster profile > installed sbatch > newest."""
+    from slurmspec.version import NEWEST
+
+    if given is not None:
+        return given, "--slurm-version"
+    if configured is not None:
+        return configured, "configuration"
+    if cluster is not None:
+        return cluster.version, f"cluster profile {cluster.source}"
+    installed = installed_sbatch_version()
+    if installed is not None:
+        return installed, "installed sbatch"
+    return NEWEST, "newest supported release"
+
+
+@lru_cache(maxsize=1)
+def installed_sbatch_version() -> "Version | None":
+    """The release of the ``sbatch`` on PATH (``sbatch --version``: "slurm 22.05.8"), once per process.
+
+    None when there is no sbatch, or it cannot answer: Slurm's clients read
+    slurm.conf (or ask DNS for it) even for ``--version``, and fail on a
+    machine that has the programs but no cluster.
+    """
+    import re
+    import shutil
+    import subprocess
+
+    from slurmspec.cluster.profile import target_release
+
+    sbatch = shutil.which("sbatch")
+    if sbatch is None:
+        return None
+    try:
+        done = subprocess.run([sbatch, "--version"], capture_output=True, text=True, timeout=10,
+                              stdin=subprocess.DEVNULL, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    match = re.match(r"slurm\S*\s+(\d+\.\d+)", done.stdout.strip())
+    if done.returncode != 0 or match is None:
+        return None
+    try:
+        return target_release(match[1])
+    except ValueError:  # older than any release slurmspec models
+        return None
+
+
+def load_cluster(path: str | None, cache: dict):
+    """The profile at ``path`` (once per path), or None; raises ``ProfileError``."""
+    if path is None:
+        return None
+    key = os.path.abspath(path)
+    if key not in cache:
+        from slurmspec.cluster.store import load_profile
+
+        cache[key] = load_profile(path)
+    return cache[key]
 
 
 def error(message: str) -> int:

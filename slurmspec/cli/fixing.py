@@ -39,7 +39,8 @@ def fix_input(data: bytes, shown: str, settings, args: argparse.Namespace) -> "F
 
     def lint(text: str | bytes):
         script = parse_script(text, shown, settings.version)
-        found = lint_script(script, settings.rules, severity=settings.severity, suppress=not args.no_suppress)
+        found = lint_script(script, settings.rules, severity=settings.severity, suppress=not args.no_suppress,
+                            cluster=settings.cluster)
         return script.to_text(), found
 
     from slurmspec.parser.script import decode

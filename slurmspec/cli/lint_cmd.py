@@ -47,7 +47,10 @@ def add_parser(commands) -> None:
     lint.add_argument("--no-suppress", action="store_true",
                       help="disregard `# slurmspec: ignore[...]` comments")
     lint.add_argument("--stdin-filename", default=None, help="name to show for standard input")
-    add_common(lint)
+    lint.add_argument("--cluster", default=None, metavar="PROFILE",
+                      help="check against this cluster profile (`slurmspec cluster import`; default: the "
+                           "configuration's `cluster`); its Slurm release becomes the default target")
+    add_common(lint, detects_version=True)
     from slurmspec.cli import fixing
 
     fixing.add_arguments(lint)
@@ -115,16 +118,17 @@ def _has_directive(path: str) -> bool:
 class _Settings:
     """Effective settings for one file: configuration merged with the command line."""
 
-    def __init__(self, args: argparse.Namespace, config, path: str | None) -> None:
+    def __init__(self, args: argparse.Namespace, config, path: str | None, profiles: dict | None = None) -> None:
+        from slurmspec.cli.common import load_cluster, target_version
         from slurmspec.lint.engine import select_rules
-        from slurmspec.version import NEWEST
 
         select = args.select or config.select
         extend = args.extend_select if args.select else (*config.extend_select, *args.extend_select)
         ignore = (*config.ignore, *args.ignore, *config.ignores_for(path))
         self.rules = select_rules(select, ignore, extend)
         self.severity = config.severities(rule.code for rule in self.rules)
-        self.version = args.slurm_version or config.slurm_version or NEWEST
+        self.cluster = load_cluster(args.cluster or config.cluster, {} if profiles is None else profiles)
+        self.version, self.version_from = target_version(args.slurm_version, config.slurm_version, self.cluster)
         self.fail_on = args.fail_on or config.fail_on or "warning"
         self.shellcheck = config.shellcheck if args.shellcheck is None else args.shellcheck
         self.select, self.ignore, self.severity_selectors = (*select, *extend), ignore, dict(config.severity)
@@ -140,6 +144,7 @@ class _Settings:
 
 
 def run(args: argparse.Namespace, out: IO[str]) -> int:
+    from slurmspec.cluster.profile import ProfileError
     from slurmspec.lint.config import ConfigError
     from slurmspec.lint.diagnostic import severity_rank
     from slurmspec.lint.engine import INTERNAL_ERROR, lint_script, too_large_finding
@@ -162,6 +167,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     except ConfigError as exc:
         return error(str(exc))
     settings_cache: dict = {}
+    profiles: dict = {}  # cluster profiles by path, read once
     errors: list[str] = []
     results = []
     fixing = None
@@ -177,7 +183,10 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
             return error(str(exc))
         key = (config, config.ignores_for(located))
         if key not in settings_cache:
-            settings_cache[key] = _Settings(args, config, located)
+            try:
+                settings_cache[key] = _Settings(args, config, located, profiles)
+            except ProfileError as exc:
+                return error(str(exc))
         settings = settings_cache[key]
         try:
             data = read_bounded(path)
@@ -197,11 +206,11 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
                 script, found = parse_script(outcome.text, shown, settings.version), list(outcome.diagnostics)
                 if shellcheck is not None:  # the fix rounds run without it: once, on the final text
                     found = lint_script(script, settings.rules, severity=settings.severity,
-                                        suppress=not args.no_suppress, shellcheck=shellcheck)
+                                        suppress=not args.no_suppress, shellcheck=shellcheck, cluster=settings.cluster)
             else:
                 script = parse_script(data, shown, settings.version)
                 found = lint_script(script, settings.rules, severity=settings.severity,
-                                    suppress=not args.no_suppress, shellcheck=shellcheck)
+                                    suppress=not args.no_suppress, shellcheck=shellcheck, cluster=settings.cluster)
         except ShellCheckError as exc:
             return error(str(exc))
         results.append((script, found, settings.fail_on))

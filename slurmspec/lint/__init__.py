@@ -5,23 +5,30 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    from slurmspec.cluster.policy import Policy
+    from slurmspec.cluster.profile import Profile
     from slurmspec.lint.diagnostic import Diagnostic
     from slurmspec.version import Version
 
 
 def lint_text(
     source: str | bytes, path: str | None = None, version: "Version | None" = None, *, shellcheck: bool = False,
+    cluster: "Profile | None" = None, policy: "Policy | None" = None,
 ) -> list["Diagnostic"]:
     """Parse and lint one script with every rule (and ShellCheck on the body, if asked).
 
     Never raises on content: a rule that fails becomes an SB900 finding. With
     ``shellcheck=True`` it raises ``ShellCheckError`` when ShellCheck cannot run.
+    ``cluster`` is a profile (``slurmspec.cluster.load_profile``) for the cluster
+    rules; without ``version`` the profile's Slurm release is targeted, else the newest.
     """
     from slurmspec.lint.engine import lint_script, too_large_finding
     from slurmspec.lint.limits import MAX_SCRIPT_BYTES, head_of
     from slurmspec.parser.script import parse_script
     from slurmspec.version import NEWEST
 
+    if version is None and cluster is not None:
+        version = cluster.version
     data = source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source
     if len(data) > MAX_SCRIPT_BYTES:
         return too_large_finding(parse_script(head_of(data), path, version or NEWEST))
@@ -32,7 +39,7 @@ def lint_text(
         from slurmspec.lint.shellcheck import ShellCheck
 
         checker = ShellCheck(cwd=os.path.dirname(os.path.abspath(path)) if path else None)
-    return lint_script(parse_script(source, path, version or NEWEST), shellcheck=checker)
+    return lint_script(parse_script(source, path, version or NEWEST), shellcheck=checker, cluster=cluster, policy=policy)
 
 
 def refuses(diagnostics: list["Diagnostic"]) -> bool:

@@ -9,6 +9,7 @@ folder ``slurmspec.toml`` is preferred). Keys::
     ignore = ["SB116", "mail-user-without-type"]
     fail-on = "warning"                # error | warning | info
     slurm-version = "23.02"            # a string: 23.02 unquoted is a TOML float
+    cluster = "profiles/hpc.toml"      # cluster profile (docs/cluster.md), relative to this file
     shellcheck = true                  # also run ShellCheck on the body (SCxxxx codes)
     output-format = "concise"          # lint --format default; read from the working folder's config
     [severity]                         # [tool.slurmspec.severity] in pyproject.toml
@@ -32,7 +33,10 @@ from slurmspec.lint.diagnostic import SEVERITIES
 from slurmspec.version import Version
 
 CONFIG_NAMES = ("slurmspec.toml", "pyproject.toml")
-KEYS = ("select", "extend-select", "ignore", "severity", "fail-on", "slurm-version", "per-file-ignores", "shellcheck", "output-format")
+KEYS = (
+    "select", "extend-select", "ignore", "severity", "fail-on", "slurm-version", "per-file-ignores", "shellcheck",
+    "output-format", "cluster",
+)
 
 
 class ConfigError(Exception):
@@ -51,6 +55,7 @@ class Config:
     per_file_ignores: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (glob, selectors)
     shellcheck: bool | None = None  # None: not set here (off unless --shellcheck)
     output_format: str | None = None  # None: text on a terminal, else concise
+    cluster: str | None = None  # the cluster profile's path, made absolute (relative to the config file)
 
     @property
     def root(self) -> str:
@@ -193,6 +198,11 @@ def _build(path: str, prefix: str, table: dict[str, Any]) -> Config:
         if not isinstance(table["shellcheck"], bool):
             raise fail("shellcheck", "must be true or false")
         fields["shellcheck"] = table["shellcheck"]
+    if "cluster" in table:
+        if not isinstance(table["cluster"], str) or not table["cluster"].strip():
+            raise fail("cluster", 'must be the path of a cluster profile, e.g. "profiles/hpc.toml"')
+        folder = os.path.dirname(os.path.abspath(path))
+        fields["cluster"] = os.path.join(folder, os.path.expanduser(table["cluster"]))
     if "output-format" in table:
         from slurmspec.report import FORMATS
 

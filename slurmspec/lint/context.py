@@ -17,6 +17,8 @@ from slurmspec.lint.diagnostic import Diagnostic
 from slurmspec.span import Span
 
 if TYPE_CHECKING:  # pragma: no cover
+    from slurmspec.cluster.policy import Policy
+    from slurmspec.cluster.profile import Profile
     from slurmspec.fix.edit import Fix
     from slurmspec.lint.rule import Rule
     from slurmspec.model.script import Script
@@ -65,12 +67,21 @@ LOCAL = FileSystem()
 
 
 class Context:
-    """One script's lint run: rules read ``script``/``version``/``fs`` and call ``report``."""
+    """One script's lint run: rules read ``script``/``version``/``fs``/``cluster`` and call ``report``.
 
-    def __init__(self, script: "Script", rules_by_code: dict[str, "Rule"], fs: FileSystem = LOCAL) -> None:
+    ``cluster`` is the cluster profile the script is checked against
+    (``lint --cluster``), or None; cluster rules do nothing without one.
+    """
+
+    def __init__(
+        self, script: "Script", rules_by_code: dict[str, "Rule"], fs: FileSystem = LOCAL,
+        cluster: "Profile | None" = None, policy: "Policy | None" = None,
+    ) -> None:
         self.script = script
         self.version = script.version
         self.fs = fs
+        self.cluster = cluster
+        self.policy = policy  # a site policy from the configuration (the profile's is ``cluster.policy``)
         self._rules = rules_by_code
         self._shared: dict[Callable, Any] = {}
         self.found: list[Diagnostic] = []

@@ -20,6 +20,8 @@ from slurmspec.lint.rule import Rule
 from slurmspec.model.script import Script
 
 if TYPE_CHECKING:  # pragma: no cover
+    from slurmspec.cluster.policy import Policy
+    from slurmspec.cluster.profile import Profile
     from slurmspec.lint.shellcheck import ShellCheck
 
 INTERNAL_ERROR = "SB900"
@@ -89,18 +91,22 @@ def lint_script(
     suppress: bool = True,
     fs: FileSystem = LOCAL,
     shellcheck: "ShellCheck | None" = None,
+    cluster: "Profile | None" = None,
+    policy: "Policy | None" = None,
 ) -> list[Diagnostic]:
     """Every diagnostic the given rules (default: all) find in ``script``, in source order.
 
     ``severity`` maps rule codes to the severity to report them at (overrides
     from the configuration). ``suppress=False`` ignores suppression comments
     (and reports no meta findings about them). ``fs`` is the machine the rules
-    may look at (folders that exist, the working folder).
+    may look at (folders that exist, the working folder). ``cluster`` is the
+    cluster profile the cluster rules check against (they do nothing without one);
+    ``policy`` a site policy from the configuration, checked besides the profile's.
     """
     table = registry()
     chosen = list(table.values()) if rules is None else list(rules)
     wanted = frozenset(rule.code for rule in chosen)
-    context = Context(script, table, fs)
+    context = Context(script, table, fs, cluster, policy)
     crashed: dict[int, tuple[Exception, list[str]]] = {}
     for rule in chosen:
         before = len(context.found)

@@ -1,73 +1,75 @@
-"""The one Lark parser for grammar/sbatch.lark, built on first use and cached.
+"""Tokenise script text with grammar/sbatch.lark's LALR(1) tables: no lark, no pickle at run time.
 
-Lark's ``cache=True`` keeps the built parser as a pickle under a predictable name
-in the shared temporary folder, and unpickles whatever it finds there: on a login
-node another user could plant that file. The cache lives in the user's own cache
-folder instead (``$XDG_CACHE_HOME/slurmspec`` or ``~/.cache/slurmspec``), used only
-when the folder and the file belong to the user and nobody else can write them;
-otherwise the parser is built without a cache (slower to start, never unsafe).
+``slurmspec/parser/tables.py`` is generated from the grammar by
+``tools/generate_parser.py`` (lark builds the tables there, never here). This
+module is the driver lark would run with them: a contextual lexer (in each
+parser state, only the terminals that state accepts, first matching group
+wins) feeding a shift/reduce loop. Importing lark cost tens of milliseconds on
+every cold start, and its parser cache was a pickle read back from disk: a
+file someone else could plant is code they run as you.
 """
 
 from __future__ import annotations
 
-import os
-import stat
-from functools import lru_cache
-from typing import Any
+import re
+from typing import Callable, Optional
+
+from slurmspec.parser import tables
+
+_END = "$END"
+_matchers: Optional[list] = None
 
 
-def _private(path: str) -> bool:
-    """``path`` belongs to this user and no one else may write it."""
-    info = os.lstat(path)
-    return info.st_uid == os.getuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH) \
-        and not stat.S_ISLNK(info.st_mode)
+def _state_matchers() -> list[Optional[Callable]]:
+    """``pattern.match`` for each parser state (None where only the end of input fits), compiled once."""
+    global _matchers
+    if _matchers is None:
+        compiled = [re.compile(pattern).match for pattern in tables.PATTERNS]
+        _matchers = [None if index is None else compiled[index] for index in tables.STATE_PATTERN]
+    return _matchers
 
 
-def cache_file(version: str) -> str | None:
-    """Where to keep the built parser for lark ``version``, or None when no safe place exists."""
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    folder = os.path.join(base, "slurmspec")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        if not _private(folder):
-            return None
-        path = os.path.join(folder, f"grammar-lark-{version}.pickle")
-        if os.path.lexists(path) and not _private(path):
-            return None
-    except (OSError, ValueError):
-        return None
-    return path
+class GrammarError(ValueError):
+    """The text does not fit the grammar. The grammar accepts every string, so this is a bug."""
 
 
-@lru_cache(maxsize=1)
-def parser() -> Any:
-    # Imported here so that `import slurmspec` stays cheap (lark costs tens of ms).
-    import lark
-
-    return lark.Lark.open_from_package(
-        "slurmspec.grammar",
-        "sbatch.lark",
-        parser="lalr",
-        lexer="contextual",
-        # The tree is flat and we read token positions directly.
-        propagate_positions=False,
-        maybe_placeholders=False,
-        # Lark checks the grammar's hash inside the file and rebuilds it when the grammar changed.
-        cache=cache_file(lark.__version__) or False,
-    )
+def _feed(stack: list[int], symbol: str) -> None:
+    """One LALR step for ``symbol``: reduce while the table says so, then shift (or accept at the end)."""
+    actions, rules = tables.ACTIONS, tables.RULES
+    while True:
+        action = actions[stack[-1]].get(symbol)
+        if action is None:
+            raise GrammarError(f"grammar/sbatch.lark does not expect {symbol} in state {stack[-1]}")
+        if action >= 0:
+            stack.append(action)
+            return
+        origin, size = rules[-1 - action]
+        if size:
+            del stack[-size:]
+        stack.append(actions[stack[-1]][origin])
+        if symbol == _END and stack[-1] == tables.END_STATE:
+            return
 
 
 def line_tokens(text: str) -> list[tuple[str, str, int]]:
-    """Parse ``text`` and return its tokens as (type, text, start offset).
+    """The tokens of ``text`` as (type, text, start offset), in order, covering the text exactly.
 
-    The grammar accepts every string, so this never raises for valid ``str``
-    input; tokens are returned in source order and cover the text exactly.
+    The grammar accepts every string, so this never raises for valid ``str`` input.
     """
     if not text:
         return []
-    tree = parser().parse(text)
+    matchers = _state_matchers()
+    stack = [tables.START_STATE]
     tokens = []
-    for child in tree.children:  # shebang / line / last_line nodes
-        for token in child.children:
-            tokens.append((token.type, str(token), token.start_pos))
+    position, end = 0, len(text)
+    while position < end:
+        match = matchers[stack[-1]]
+        found = match(text, position) if match is not None else None
+        if found is None:
+            raise GrammarError(f"grammar/sbatch.lark matches nothing at offset {position} (state {stack[-1]})")
+        kind = found.lastgroup
+        _feed(stack, kind)
+        tokens.append((kind, found.group(), position))
+        position = found.end()
+    _feed(stack, _END)
     return tokens

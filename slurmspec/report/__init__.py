@@ -1,8 +1,12 @@
 """Output formats for ``slurmspec lint``: one module per format, imported only when used.
 
-Every writer takes ``[(script, diagnostics), ...]`` in file order and a text
-stream. Only ``text`` (and rule documentation) imports rich: the machine
-formats are the fast path for tools and CI.
+Every writer takes ``(script, diagnostics)`` pairs in file order -- any
+iterable, consumed as it comes, so ``slurmspec lint`` streams: a finding is
+written once its file is linted and nothing of the file is kept after (the
+``script`` may be a ``report.excerpt.Excerpt``, the lines the findings point
+at). SARIF alone needs the whole list before it starts (its rule table comes
+first), and keeps the diagnostics, never the scripts. Only ``text`` (and rule
+documentation) imports rich: the machine formats are the fast path for tools and CI.
 
 =========  ==========================================================
 text       full: ``path:line:col: CODE severity: message`` + snippet
@@ -17,7 +21,7 @@ gitlab     GitLab Code Quality report (a JSON array)
 from __future__ import annotations
 
 import os
-from typing import IO, Sequence
+from typing import IO, Iterable
 
 FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab")
 COLOR_CHOICES = ("auto", "always", "never")
@@ -49,11 +53,10 @@ def resolve_color(choice: str, out: IO[str]) -> bool:
 
 
 def write_report(
-    format: str, results: Sequence[tuple], out: IO[str], *,
+    format: str, results: Iterable[tuple], out: IO[str], *,
     color: bool = False, quiet: bool = False, statistics: bool = False,
 ) -> None:
     """Write ``results`` as ``format``; ``statistics`` writes counts per code instead of findings."""
-    results = list(results)
     if statistics:
         from slurmspec.report.statistics import write_statistics
 

@@ -28,13 +28,38 @@ def concise_line(diagnostic: Diagnostic, color: bool = False) -> str:
     return f"{_BOLD}{where}{_RESET} {_SEVERITY[diagnostic.severity]}{diagnostic.code}{_RESET} {message}"
 
 
-def summary(found: list[Diagnostic]) -> list[str]:
+class Tally:
+    """How many findings a report showed, and how many of them the fixes can fix (for ``summary``).
+
+    Counted as the findings stream by, so a report never keeps them all.
+    """
+
+    __slots__ = ("found", "safe", "unsafe")
+
+    def __init__(self) -> None:
+        self.found = self.safe = self.unsafe = 0
+
+    def add(self, diagnostic: Diagnostic) -> None:
+        self.found += 1
+        fix = diagnostic.fix
+        if fix is not None:
+            if fix.applies(unsafe=False):
+                self.safe += 1
+            elif fix.applies(unsafe=True):
+                self.unsafe += 1
+
+
+def summary(found: Iterable[Diagnostic] | Tally) -> list[str]:
     """``Found N problems.``, then how many ``--fix`` (and ``--unsafe-fixes``) would fix, as ruff says it."""
-    if not found:
+    if not isinstance(found, Tally):
+        tally = Tally()
+        for diagnostic in found:
+            tally.add(diagnostic)
+        found = tally
+    if not found.found:
         return []
-    lines = [f"Found {len(found)} problem{'s' if len(found) != 1 else ''}."]
-    safe = sum(1 for d in found if d.fix is not None and d.fix.applies(unsafe=False))
-    unsafe = sum(1 for d in found if d.fix is not None and d.fix.applies(unsafe=True)) - safe
+    lines = [f"Found {found.found} problem{'s' if found.found != 1 else ''}."]
+    safe, unsafe = found.safe, found.unsafe
     if safe:
         more = f" ({unsafe} more with `--fix --unsafe-fixes`)" if unsafe else ""
         lines.append(f"[*] {safe} fixable with `--fix`{more}.")
@@ -44,11 +69,11 @@ def summary(found: list[Diagnostic]) -> list[str]:
 
 
 def write_concise(results: Iterable[tuple], out: IO[str], *, color: bool = False, quiet: bool = False) -> None:
-    found: list[Diagnostic] = []
+    tally = Tally()
     for _, diagnostics in results:
         for diagnostic in diagnostics:
-            found.append(diagnostic)
+            tally.add(diagnostic)
             out.write(concise_line(diagnostic, color) + "\n")
     if not quiet:
-        for line in summary(found):
+        for line in summary(tally):
             out.write(line + "\n")

@@ -5,43 +5,50 @@ and ``location.path`` with ``location.lines.begin``; it shows the findings in
 merge requests when the file is an ``artifacts:reports:codequality``.
 ``fingerprint`` must be unique and stable across pipelines, so it hashes the
 path, code, message and the text of the line, never the line number: adding a
-line above a finding does not make GitLab call it a new one.
+line above a finding does not make GitLab call it a new one. Identical
+findings on identical lines are numbered in their file; a file named twice in
+one run numbers its second report apart (the report streams, so it keeps no
+finding of a file once the next file starts).
 """
 
 from __future__ import annotations
 
 import hashlib
-import json
-from typing import IO, Any, Iterable
+from typing import IO, Any, Iterable, Iterator
 
 from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.report.excerpt import line_of
+from slurmspec.report.json import write_json_array
 
 # Code Climate severities: info, minor, major, critical, blocker.
 SEVERITY = {"error": "major", "warning": "minor", "info": "info"}
 
 
-def _line_text(script, line: int) -> str:
-    if script is None or line > script.index.line_count:
-        return ""
-    return script.physical_line(line)
-
-
 def issues(results: Iterable[tuple]) -> list[dict[str, Any]]:
-    found: list[dict[str, Any]] = []
-    seen: dict[str, int] = {}
+    return list(_issues(results))
+
+
+def _issues(results: Iterable[tuple]) -> Iterator[dict[str, Any]]:
+    reports_of: dict[str, int] = {}  # path -> how many files' reports named it so far
     for script, diagnostics in results:
+        seen: dict[str, int] = {}
+        report_of: dict[str, int] = {}
         for diagnostic in diagnostics:
-            found.append(_issue(diagnostic, _line_text(script, diagnostic.span.line), seen))
-    return found
+            path = diagnostic.path or "<stdin>"
+            if path not in report_of:
+                report_of[path] = reports_of.get(path, 0)
+                reports_of[path] = report_of[path] + 1
+            yield _issue(diagnostic, line_of(script, diagnostic.span.line) or "", seen, report_of[path])
 
 
-def _issue(diagnostic: Diagnostic, line_text: str, seen: dict[str, int]) -> dict[str, Any]:
+def _issue(diagnostic: Diagnostic, line_text: str, seen: dict[str, int], report: int = 0) -> dict[str, Any]:
     path = diagnostic.path or "<stdin>"
     key = "\0".join((path, diagnostic.code, diagnostic.message, line_text.strip()))
     # Identical findings on identical lines stay distinct by their order.
     repeat = seen.get(key, 0)
     seen[key] = repeat + 1
-    fingerprint = hashlib.sha256(f"{key}\0{repeat}".encode("utf-8", "surrogatepass")).hexdigest()
+    salt = f"\0{report}" if report else ""
+    fingerprint = hashlib.sha256(f"{key}\0{repeat}{salt}".encode("utf-8", "surrogatepass")).hexdigest()
     span = diagnostic.span
     return {
         "description": f"{diagnostic.code} {diagnostic.message}",
@@ -53,5 +60,5 @@ def _issue(diagnostic: Diagnostic, line_text: str, seen: dict[str, int]) -> dict
 
 
 def write_gitlab(results: Iterable[tuple], out: IO[str]) -> None:
-    json.dump(issues(results), out, indent=2, ensure_ascii=False)
+    write_json_array(_issues(results), out)
     out.write("\n")

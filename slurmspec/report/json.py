@@ -29,5 +29,26 @@ def report_dict(results: Iterable[tuple]) -> dict[str, Any]:
 
 
 def write_json(results: Iterable[tuple], out: IO[str]) -> None:
-    json.dump(report_dict(results), out, indent=2, ensure_ascii=False)
-    out.write("\n")
+    """``report_dict`` as ``json.dump(indent=2)`` writes it, one finding at a time as the results come."""
+    write_json_array(
+        (diagnostic_dict(d) for _, found in results for d in found), out,
+        opening=f'{{\n  "version": {JSON_VERSION},\n  "diagnostics": ', depth=1,
+    )
+    out.write("\n}\n")
+
+
+def write_json_array(items: Iterable[Any], out: IO[str], *, opening: str = "", depth: int = 0) -> None:
+    """A JSON array nested ``depth`` levels deep, byte for byte as ``json.dump(..., indent=2,
+    ensure_ascii=False)`` writes it inside its document, without holding the items.
+
+    Nothing is written before the first item is ready (or the array turns out empty), so a run
+    that stops on an error before any result has printed nothing.
+    """
+    outer = "\n" + "  " * depth
+    inner = outer + "  "
+    started = False
+    for item in items:
+        out.write(f"{opening}[{inner}" if not started else f",{inner}")
+        out.write(json.dumps(item, indent=2, ensure_ascii=False).replace("\n", inner))
+        started = True
+    out.write(f"{outer}]" if started else f"{opening}[]")

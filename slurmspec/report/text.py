@@ -15,6 +15,7 @@ from rich.text import Text
 
 from slurmspec.lint.diagnostic import Diagnostic
 from slurmspec.model.script import Script
+from slurmspec.report.excerpt import Excerpt, line_of
 
 _SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
 
@@ -31,14 +32,11 @@ def _printable(text: str) -> str:
     return text
 
 
-def _snippet(diagnostic: Diagnostic, script: Script | None) -> list[Text]:
-    if script is None:
-        return []
+def _snippet(diagnostic: Diagnostic, script: Script | Excerpt | None) -> list[Text]:
     span = diagnostic.span
-    index = script.index
-    if span.line > index.line_count:
+    line_text = line_of(script, span.line)
+    if line_text is None:
         return []
-    line_text = script.physical_line(span.line)
     display = _printable(line_text)
     gutter = str(span.line)
     pad = " " * len(gutter)
@@ -55,7 +53,7 @@ def _snippet(diagnostic: Diagnostic, script: Script | None) -> list[Text]:
     return [bar, source, caret]
 
 
-def render(diagnostic: Diagnostic, script: Script | None) -> list[Text]:
+def render(diagnostic: Diagnostic, script: Script | Excerpt | None) -> list[Text]:
     span = diagnostic.span
     head = Text.assemble(
         (f"{diagnostic.path or '<stdin>'}:{span.line}:{span.column}: ", "bold"),
@@ -78,19 +76,19 @@ def make_console(out: IO[str], color: bool | None = None) -> Console:
 
 
 def write_text(
-    results: Iterable[tuple[Script | None, list[Diagnostic]]], out: IO[str],
+    results: Iterable[tuple[Script | Excerpt | None, list[Diagnostic]]], out: IO[str],
     color: bool | None = None, quiet: bool = False,
 ) -> None:
-    from slurmspec.report.concise import summary
+    from slurmspec.report.concise import Tally, summary
 
     console = make_console(out, color)
-    found: list[Diagnostic] = []
+    tally = Tally()
     for script, diagnostics in results:
         for diagnostic in diagnostics:
-            found.append(diagnostic)
+            tally.add(diagnostic)
             for line in render(diagnostic, script):
                 console.print(line)
             console.print()
     if not quiet:
-        for index, line in enumerate(summary(found)):
+        for index, line in enumerate(summary(tally)):
             console.print(Text(line, style="bold" if index == 0 else ""))

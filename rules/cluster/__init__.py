@@ -1,0 +1,7 @@
+"""SB4xx cluster: the request against the cluster it is submitted to.
+
+Each rule reads the cluster profile (``ctx.cluster``, from ``lint --cluster``
+or the configuration's ``cluster`` key; ``slurmspec/cluster/profile.py``) and
+does nothing without one: partitions and their limits, node shapes, GRES and
+features, and the site's policy are properties of a cluster, not of Slurm.
+"""

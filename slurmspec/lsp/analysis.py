@@ -1,0 +1,80 @@
+"""One lint of one document version, exactly as ``slurmspec lint`` would do it; runs on a worker thread.
+
+Same engine (``lint_script``), same rules, severities, suppressions and size
+limit as the CLI. ShellCheck's findings, when the configuration asks for them,
+are gathered by the caller off the event loop (``slurmspec.lsp.shellcheck``)
+and handed in as ``shellcheck_comments``, so that they pass through the same
+suppression comments and selectors as on the command line.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+import attrs
+
+from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.lint.shellcheck import ShellCheck, to_diagnostics
+from slurmspec.lsp.documents import Snapshot
+from slurmspec.lsp.settings import LintSettings
+from slurmspec.model.script import Script
+
+
+@attrs.frozen(eq=False)
+class LintResult:
+    snapshot: Snapshot
+    script: Script | None  # None when the document is not a batch script or the configuration is broken
+    diagnostics: tuple[Diagnostic, ...]
+    settings: LintSettings
+    with_shellcheck: bool = False
+
+
+class _Gathered(ShellCheck):
+    """ShellCheck whose comments were already gathered: the engine filters and suppresses them as usual."""
+
+    def __init__(self, base: ShellCheck, comments: Sequence[dict]) -> None:
+        super().__init__(base.select, base.ignore, base.severity, base.cwd)
+        self.comments = tuple(comments)
+
+    def run(self, script: Script) -> list[Diagnostic]:
+        from slurmspec.lint.shellcheck import _override  # the CLI's severity rule for SC codes
+
+        found = [d for d in to_diagnostics(script, self.comments) if self.wants(d.code)]
+        return [attrs.evolve(d, severity=_override(d.code, self.severity) or d.severity) for d in found]
+
+
+def too_large(snapshot: Snapshot) -> bool:
+    """Larger than slurmctld accepts (4 MiB by default); the cheap length test spares most encodes."""
+    from slurmspec.lint.limits import MAX_SCRIPT_BYTES
+
+    text = snapshot.text
+    return len(text) * 4 > MAX_SCRIPT_BYTES and len(text.encode("utf-8", "surrogatepass")) > MAX_SCRIPT_BYTES
+
+
+def parse_snapshot(snapshot: Snapshot, settings: LintSettings) -> Script:
+    """The parsed document; of a document too large for slurmctld, only its head, as the CLI does."""
+    from slurmspec.parser.script import parse_script
+
+    if too_large(snapshot):
+        from slurmspec.lint.limits import head_of
+
+        return parse_script(head_of(snapshot.text.encode("utf-8", "surrogatepass")), snapshot.path, settings.version)
+    return parse_script(snapshot.text, snapshot.path, settings.version)
+
+
+def lint_snapshot(
+    snapshot: Snapshot, settings: LintSettings, shellcheck_comments: Sequence[dict] | None = None,
+) -> LintResult:
+    """The findings for one document version (none for a document that is not a batch script)."""
+    if settings.error is not None or not snapshot.is_script:
+        return LintResult(snapshot, None, (), settings)
+    from slurmspec.lint.engine import lint_script, too_large_finding
+
+    script = parse_snapshot(snapshot, settings)
+    if too_large(snapshot):  # refused by slurmctld: SB106 alone, never analysed
+        return LintResult(snapshot, script, tuple(too_large_finding(script, settings.rules)), settings)
+    checker = None
+    if shellcheck_comments is not None:
+        checker = _Gathered(settings.shellcheck_checker(snapshot.path), shellcheck_comments)
+    found = lint_script(script, settings.rules, severity=settings.severity, fs=settings.fs, shellcheck=checker)
+    return LintResult(snapshot, script, tuple(found), settings, with_shellcheck=checker is not None)
