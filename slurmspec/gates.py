@@ -52,6 +52,9 @@ TASKS_NOT_IMPLIED: Version = (23, 2)
 NODELIST_COUNT_LEFT_TO_CONTROLLER: Version = (23, 2)
 # --nodes with --distribution=arbitrary is refused from 23.11.
 NODES_WITH_ARBITRARY_REFUSED: Version = (23, 11)
+# _validate_cpus_per_tres(): --cpus-per-task set on the command line or in #SBATCH resets an
+# SBATCH_CPUS_PER_GPU from the environment ("Ignoring SBATCH_CPUS_PER_GPU since ...") from 23.11.
+CPUS_PER_TASK_BEATS_ENVIRONMENT_CPUS_PER_GPU: Version = (23, 11)
 # _validate_gres_vs_gpus_per_node(): --gres=gpu with --gpus-per-node is refused from 26.05.
 GRES_WITH_GPUS_PER_NODE_REFUSED: Version = (26, 5)
 # --hint is dropped by more layout options from 25.11.
@@ -71,13 +74,37 @@ CPUS_PER_TASK_FROM_TRES: Version = (23, 2)
 COUNTS_ABOVE_INT_MAX_REFUSED: Version = (23, 2)
 # src/common/proc_args.c verify_node_count(): -N takes a job size list (`1,4,8`, `1-15:4`) from 23.02.
 NODE_SIZE_LISTS: Version = (23, 2)
-# src/common/slurm_opt.c: --tres-per-task stops reading the 23.02 `gres:gpu:2` item form from 23.11 (type/name=count only).
-TRES_PER_TASK_GRES_COLON_FORM_DROPPED: Version = (23, 11)
+# src/common/slurm_opt.c: --tres-per-task stops reading the `gres:gpu:2` / `gres/gpu:2` (colon count) item form.
+# Read once as 23.11, but sbatch and slurmctld 24.11.5 accept `gres/gpu:1`, `gres:gpu:1` and `cpu:2`
+# (slurm_protocol_defs.c:slurm_get_next_tres() takes a count after ':' or '='), so not before 25.05.
+TRES_PER_TASK_GRES_COLON_FORM_DROPPED: Version = (25, 5)
 # src/common/parse_time.c: --begin/--deadline know the `elevenses` keyword (11:00) from 24.05.
 TIME_ELEVENSES: Version = (24, 5)
 # src/common/slurm_opt.c arg_set_gres_flags(): a comma list plus one-task-per-sharing / multiple-tasks-per-sharing from 24.05.
 GRES_FLAGS_NEW_NAMES: Version = (24, 5)
-# src/common/tres_bind.c tres_bind_verify_cmdline(): --gpu-bind words compared whole, arguments checked, map:/mask: accepted from 26.05.
+# src/common/cpu_frequency.c cpu_freq_verify_cmdline(): a --cpu-freq range without a governor is refused unless
+# slurm.conf sets CpuFreqDef, from 23.11 (NEWS 23.11.0rc1 "Fix --cpu-freq with userspace governor and frequency
+# ranges"; 22.05.8 accepts `low-high`, 24.11.5 refuses it).
+CPU_FREQ_RANGE_NEEDS_GOVERNOR: Version = (23, 11)
+# src/common/tres_bind.c _valid_gres_bind(): --gpu-bind is checked from 23.02 (NEWS 23.02.0rc1: "Validate
+# --gpu-bind options more strictly"; 22.05 compared only the first letter): a value starting with closest/none,
+# map_gpu:/mask_gpu: number lists, per_task:/single: not negative (sbatch 24.11.5 refuses `cheese`, `c`, `map_gpu:x`).
+GPU_BIND_CHECKED: Version = (23, 2)
+# ... and, read from the 26.05 source, words compared whole, arguments checked, map:/mask: accepted from 26.05.
 GPU_BIND_STRICT: Version = (26, 5)
 # src/common/slurm_opt.c arg_set_requeue(): a --requeue value other than `expedite` is refused from 26.05 (25.11 ignored it).
 REQUEUE_VALUE_CHECKED: Version = (26, 5)
+
+# --- the controller against a cluster profile (rules/cluster/, SB4xx) --------------------------------
+# src/slurmctld/job_mgr.c: a job whose --signal has the R flag (signal only on preemption) is refused when
+# PreemptType=preempt/none ("Preemption is required but is disabled on this system"). Measured: 22.05.8
+# accepts it, 24.11.5 refuses it; the releases in between were not checked, so the gate is the first
+# release seen refusing (a target between them gets no finding rather than a wrong one).
+SIGNAL_R_NEEDS_PREEMPTION: Version = (24, 11)
+# src/slurmctld/job_mgr.c:_part_access_check(): a job without --nodes in a partition with MinNodes > 1 is
+# refused under EnforcePartLimits=ALL/ANY ("Node count specification invalid") on 24.11.5; 22.05.8 raises
+# the job to MinNodes and accepts it. Releases in between not checked (same policy as above).
+PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED: Version = (24, 11)
+# ... and --nodes above the number of nodes in the whole cluster is refused even with EnforcePartLimits=NO on
+# 24.11.5 ("Requested node configuration is not available"); 22.05.8 accepts it and it pends.
+NODES_OVER_CLUSTER_REFUSED: Version = (24, 11)

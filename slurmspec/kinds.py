@@ -139,3 +139,11 @@ class LaunchKind(_Kind):
     ACCELERATE = "accelerate"
     DEEPSPEED = "deepspeed"
     PYTHON = "python"
+
+
+class Origin(_Kind):
+    """Where sbatch reads an option from, in the order it applies them (later ones win)."""
+
+    SCRIPT = "script"  # the #SBATCH lines
+    ENVIRONMENT = "environment"  # SBATCH_* input environment variables
+    COMMAND_LINE = "command-line"  # sbatch's own arguments

@@ -6,8 +6,10 @@ from bisect import bisect_right
 
 import attrs
 
+from slurmspec.frozen import frozen
 
-@attrs.frozen(order=True)
+
+@frozen(order=True)
 class Span:
     """A half-open range ``[start, end)`` of character offsets into the decoded text.
 
@@ -71,6 +73,10 @@ class LineIndex:
         return len(self._starts)
 
     def span(self, start: int, end: int) -> Span:
-        line, column = self.line_col(start)
-        end_line, end_column = self.line_col(end)
-        return Span(start, end, line, column, end_line, end_column)
+        # line_col twice, inlined: every word and line of every script gets a span.
+        starts, length = self._starts, self._length
+        first = start if 0 <= start <= length else max(0, min(start, length))
+        last = end if 0 <= end <= length else max(0, min(end, length))
+        line = bisect_right(starts, first)
+        end_line = line if last == first else bisect_right(starts, last, line - 1)
+        return Span(start, end, line, first - starts[line - 1] + 1, end_line, last - starts[end_line - 1] + 1)

@@ -284,6 +284,10 @@ class SlurmCluster:
         """The release as slurmspec's --slurm-version takes it, e.g. (24, 11)."""
         return self._release.version
 
+    def has_program(self, name: str) -> bool:
+        """Whether this release's environment (the chroot for 24.11) has the program jobs would run."""
+        return self._release.program(name) is not None
+
     @property
     def PARTITIONS(self) -> tuple[str, ...]:  # noqa: N802 - kept from when it was a class constant
         return self.layout.partition_names

@@ -863,3 +863,21 @@ def job_spec_data(draw: st.DrawFn) -> dict:
         data["sbatch"] = {"options": draw(st.lists(st.sampled_from(_RAW_OPTIONS), max_size=3, unique=True)),
                           "lines": ["# " + draw(hostile_text(newlines=False))]}
     return data
+
+
+# ---------------------------------------------------------------- node names (tests/cluster/test_hostlist.py)
+@st.composite
+def node_names(draw: st.DrawFn) -> list[str]:
+    """Node names as sites spell them: a prefix, an optional zero-padded or plain number, an optional suffix."""
+    prefixes = st.sampled_from(["a", "a100-", "cpu", "gpu-n", "r1n", "node", "x-1-", "login"])
+    names = []
+    for _ in range(draw(st.integers(0, 30))):
+        prefix = draw(prefixes)
+        if draw(st.booleans()) and draw(st.integers(0, 9)) == 0:
+            names.append(prefix.rstrip("-") or "n")  # no number at all
+            continue
+        number = draw(st.integers(0, 1200))
+        width = draw(st.sampled_from([0, 0, 2, 3, 4]))
+        suffix = draw(st.sampled_from(["", "", "", "-ib", "b"]))
+        names.append(f"{prefix}{str(number).zfill(width)}{suffix}")
+    return names

@@ -75,11 +75,20 @@ def test_doc_example_triggers_and_fix_does_not(rule):
     good = code_blocks(sections["Use instead"])
     assert bad and good, f"{rule.code} needs ```sbatch blocks in Example and Use instead"
     lint = {INTERNAL_ERROR: _lint_with_a_broken_rule, TOO_LARGE: _lint_padded_past_the_limit}.get(rule.code, lint_text)
+    lint_good = lint_text
+    if rule.family is Family.CLUSTER:
+        # Cluster rules need a cluster: the lab profile with its GPUs' memory and the example university policy
+        # (tests/cluster/rule_profiles.py).
+        from functools import partial
+
+        from tests.cluster.rule_profiles import docs_cluster
+
+        lint = lint_good = partial(lint_text, cluster=docs_cluster())
     for text, version in bad:
         codes = {d.code for d in lint(text, version=version)}
         assert rule.code in codes, f"{rule.code} example does not trigger it:\n{text}"
     for text, version in good:
-        codes = {d.code for d in lint_text(text, version=version)}
+        codes = {d.code for d in lint_good(text, version=version)}
         assert rule.code not in codes, f"{rule.code} 'use instead' still triggers it:\n{text}"
 
 

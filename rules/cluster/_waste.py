@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import attrs
 
+from slurmspec.frozen import frozen
 from slurmspec.lint.context import Context
 from slurmspec.model.job import job_model_of
 
@@ -23,7 +24,7 @@ _GPU_OPTIONS = ("gpus-per-node", "gres", "gpus", "gpus-per-task", "gpus-per-sock
 _MEMORY_OPTIONS = ("mem", "mem-per-gpu", "mem-per-cpu")
 
 
-@attrs.frozen
+@frozen
 class Ask:
     """What one component asks of each of its nodes (None: not certain from the script)."""
 

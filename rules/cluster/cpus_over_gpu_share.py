@@ -45,8 +45,8 @@ def cpus_over_gpu_share(ctx: Context) -> None:
     ```sbatch
     #!/bin/bash
     #SBATCH --partition=gpu
-    #SBATCH --gres=gpu:2
-    #SBATCH --cpus-per-task=24
+    #SBATCH --gres=gpu:1
+    #SBATCH --cpus-per-task=4
     #SBATCH --time=04:00:00
     python train.py
     ```

@@ -74,11 +74,12 @@ def host_memory_below_gpu_memory(ctx: Context) -> None:
             continue
         best = min(shapes, key=lambda s: _enough(ask, s))
         wanted = _enough(ask, best)
-        per_gpu = -(-wanted // ask.gpus)
+        why = "twice their memory" if wanted == 2 * ask.gpus * best.gpu_memory_mb else "their share of the node"
+        per_gpu = wanted // ask.gpus
         ctx.report(
             "SB454", memory_setting(ask.request).directive.span,
             f"{ask.memory_source} gives {gib(ask.memory_mb)} of host memory per node for {plural(ask.gpus, 'GPU')}"
             f" with {gib(best.gpu_memory_mb)} each (nodes {names([best])}): jobs that fill their GPUs need about"
-            f" twice their GPU memory on the host, to load and checkpoint the model; ask for at least"
-            f" {gib(wanted)} (`--mem-per-gpu={size(per_gpu)}`)",
+            f" twice the GPU memory on the host, to load and checkpoint the model; ask for {why},"
+            f" `--mem-per-gpu={size(per_gpu // 1024 * 1024 or per_gpu)}`",
         )

@@ -17,6 +17,14 @@ from slurmspec.rules.cluster._waste import asks, candidates, gib, memory_setting
 FACTOR = 2
 
 
+def _wasteful(ask, shape) -> bool:
+    """More than twice the GPUs' share of the node's memory, and more than twice their own memory (SB454's advice)."""
+    memory = ask.memory_mb or shape.memory_mb
+    if memory * shape.gpus() <= FACTOR * ask.gpus * shape.memory_mb:
+        return False
+    return shape.gpu_memory_mb is None or memory > 2 * ask.gpus * shape.gpu_memory_mb
+
+
 @rule("SB451", "memory-over-gpu-share", Severity.WARNING, Outcome.WRONG)
 def memory_over_gpu_share(ctx: Context) -> None:
     """
@@ -24,7 +32,8 @@ def memory_over_gpu_share(ctx: Context) -> None:
     With a cluster profile, compares the memory per node a GPU job asks for (`--mem`,
     `--mem-per-gpu`, `--mem-per-cpu` × its CPUs; `--mem=0` is all of it) with the node's memory
     per GPU, and reports more than twice that share on every node the job could run on, when the
-    job shares its nodes (no `--exclusive`, not all of a node's GPUs).
+    job shares its nodes (no `--exclusive`, not all of a node's GPUs). Up to twice the memory of
+    its GPUs (when the profile records it, `gpu_memory_mb`) is never reported: SB454 asks for that.
 
     ## Why is this bad?
     Other jobs need memory to use the node's other GPUs. A job holding 384G of a 512G node for
@@ -67,18 +76,20 @@ def memory_over_gpu_share(ctx: Context) -> None:
         shapes = candidates(ctx, ask)
         if not shapes or any(ask.gpus >= s.gpus() for s in shapes):
             continue
-        if any((ask.memory_mb or s.memory_mb) * s.gpus() <= FACTOR * ask.gpus * s.memory_mb for s in shapes):
+        if any(not _wasteful(ask, s) for s in shapes):
             continue
         best = max(shapes, key=lambda s: s.memory_mb / s.gpus())
         total = best.gpus()
         memory = ask.memory_mb or best.memory_mb
         share = best.memory_mb // total
         held = min(memory * total // best.memory_mb, total)
+        # The share, or twice the GPU's own memory when that is more (never reported: see _wasteful).
+        suggested = max(share // 1024 * 1024 or share, 2 * (best.gpu_memory_mb or 0))
         asked = "all of each node's memory" if ask.memory_mb == 0 else f"{gib(memory)} per node"
         ctx.report(
             "SB451", memory_setting(ask.request).directive.span,
             f"{ask.memory_source} asks for {asked} for {plural(ask.gpus, 'GPU')}; nodes {names([best])} have"
             f" {gib(best.memory_mb)} for {total} GPUs ({gib(share)} per GPU), so the job holds the memory of"
             f" {held} GPUs and leaves {plural(held - ask.gpus, 'GPU')} idle for other jobs: ask for about"
-            f" `--mem-per-gpu={size(share)}`, or for more GPUs if the job uses them",
+            f" `--mem-per-gpu={size(suggested)}`, or for more GPUs if the job uses them",
         )

@@ -78,7 +78,7 @@ def policy_gpu_partition_without_gpus(ctx: Context) -> None:
             if scope is not None and scope.needs_gpus:
                 key = f"{scope.key}.needs-gpus"
             elif policy.gpu_partitions_need_gpus and _all_gpu_nodes(ctx, partition):
-                key = "policy.gpu-partitions-need-gpus"
+                key = f"{policy.everywhere.key}.gpu-partitions-need-gpus"
             else:
                 continue
             setting = request.get("partition")

@@ -91,7 +91,7 @@ def policy_per_gpu_limit(ctx: Context) -> None:
         for policy in found:
             for what, amount, setting, unit in (
                 ("cpus_per_gpu", None if cpus is None else cpus / ask.gpus, cpu_setting(request), "CPUs"),
-                ("mem_per_gpu", None if memory is None else memory / ask.gpus, memory_setting(request), "memory"),
+                ("mem_per_gpu", None if memory is None else memory / ask.gpus, memory_setting(request), "of memory"),
             ):
                 if amount is None or setting is None:
                     continue

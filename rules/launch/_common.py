@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import attrs
 
+from slurmspec.frozen import frozen
 from slurmspec.kinds import LaunchKind
 from slurmspec.body.model import Launch
 from slurmspec.body.typed import as_int
@@ -40,7 +41,7 @@ _TOOL_MODULES = frozenset({"pip", "venv", "ensurepip", "site", "http.server", "j
                            "compileall", "pdb", "cProfile", "timeit", "wandb", "tensorboard"})
 
 
-@attrs.frozen
+@frozen
 class Geometry:
     """The shape of a job or a step, as the launch rules compare it (None: not known)."""
 
@@ -149,7 +150,7 @@ def _sets_devices(ctx: Context) -> bool:
     return any(a.name in _DEVICE_VARS for launch in script.body.all_launches() for a in launch.env)
 
 
-@attrs.frozen
+@frozen
 class LauncherStep:
     """A ``torchrun``/``accelerate launch``/``deepspeed`` launch and the step it runs in."""
 

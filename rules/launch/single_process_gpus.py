@@ -28,13 +28,12 @@ _GPU_HINT = re.compile(
 )
 # Words in the body that show the work is multi-GPU aware: frameworks that start their own
 # workers or drive every visible GPU from one process, and variables telling the program
-# how many GPUs it has.
+# how many GPUs it has. Lower case, searched case-insensitively (see _mentions_gpu_work).
 _SCRIPT_HINT = re.compile(
     r"torch\.distributed|distributeddataparallel|dataparallel|deepspeed|megatron|accelerate|horovod|"
     r"vllm|sglang|\bjax|\bray\b|nccl|world.?size|nproc|mp\.spawn|tensor.?parallel|\btp.?size|"
     r"\bn_?gpus?\b|num.?gpus?|gpu.?count|gpus.?per|gpus.?on.?node|slurm_gpus|visible_devices|"
-    r"--devices|strategy|lightning|tensorflow|keras|\bfsdp|disbatch|dask|parsl|submitit|snakemake|nextflow",
-    re.IGNORECASE,
+    r"--devices|strategy|lightning|tensorflow|keras|\bfsdp|disbatch|dask|parsl|submitit|snakemake|nextflow"
 )
 _LIGHTNING = re.compile(r"lightning", re.IGNORECASE)
 # Program arguments under which Lightning does not expect one task per device: one device
@@ -183,9 +182,22 @@ def _hinted(launch) -> bool:
     return any(_GPU_HINT.search(word) for word in (launch.program or "", *launch.args))
 
 
+def _mentions_gpu_work(text: str, start: int) -> bool:
+    """``_SCRIPT_HINT`` anywhere in ``text[start:]``, in any case.
+
+    A case-insensitive search of a long alternation over the whole body was the slowest
+    step of a lint. On ASCII text (nearly every script) lowering it first finds exactly the
+    same, about three times faster; other text keeps the case-insensitive search, since
+    Unicode case folding matches more than ``lower()`` gives (the Kelvin sign is a ``k``).
+    """
+    if text.isascii():
+        return _SCRIPT_HINT.search(text.lower(), start) is not None
+    return re.compile(_SCRIPT_HINT.pattern, re.IGNORECASE).search(text, start) is not None
+
+
 def _other_work(script, launches) -> bool:
     """True when something besides plain ``python`` may use the GPUs, so SB310 keeps quiet."""
-    if _SCRIPT_HINT.search(script.source, script.header_end):
+    if _mentions_gpu_work(script.source, script.header_end):
         return True
     for launch, srun in launches:
         if launch.kind == LaunchKind.SRUN and launch.inner is None:

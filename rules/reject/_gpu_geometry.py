@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import attrs
 
+from slurmspec.frozen import define
 from slurmspec.gates import NODELIST_COUNT_LEFT_TO_CONTROLLER, TASKS_NOT_IMPLIED
 from slurmspec.lint.context import Context
 from slurmspec.rules.reject._settings import count_hosts
@@ -48,7 +49,7 @@ UNKNOWN = object()  # a count Slurm derives in a way this model does not follow
 _LAYOUT = ("threads-per-core", "ntasks-per-core", "cores-per-socket", "sockets-per-node")
 
 
-@attrs.define
+@define
 class Record:
     type: str | None
     job: int = 0
@@ -60,6 +61,8 @@ class Record:
     def shown(self, field: str) -> str:
         directive = self.where.get(field)
         option = _SHOWN[field]
+        if directive is not None and directive.option.long == "tres-per-task":
+            return f"`--tres-per-task=gres/gpu:{self.type + ':' if self.type else ''}{getattr(self, field)}`"
         if directive is not None and directive.option.long == "gres":
             option = "--gres=gpu"
         value = getattr(self, field)
@@ -90,6 +93,16 @@ def gpu_records(request) -> tuple[list[Record], bool]:
             record = records.setdefault(item.type, Record(item.type))
             setattr(record, field, item.count)
             record.where[field] = setting.directive
+    tres = request.get("tres-per-task")
+    if tres is not None and request.get("gpus-per-task") is None:
+        # 23.02+: --tres-per-task=gres/gpu[:type]:N is the per-task GPU count --gpus-per-task sets
+        # (both given is a fatal conflict); sbatch 24.11.5 refuses `--tres-per-task=gres/gpu=1 -N 1-2`
+        # ("--gpus-per-task or --tres-per-task used without either --gpus or -n/--ntasks").
+        for item in getattr(tres.value, "items", ()) or ():
+            if item.kind == "gres" and item.name == "gpu" and item.count > 0:
+                record = records.setdefault(item.type, Record(item.type))
+                record.task = item.count
+                record.where["task"] = tres.directive
     return list(records.values()), complete
 
 
@@ -112,7 +125,7 @@ def count_of(request, name: str):
     return value if isinstance(value, int) else UNKNOWN
 
 
-@attrs.define
+@define
 class Geometry:
     min_nodes: object = None
     max_nodes: object = None
@@ -128,6 +141,8 @@ class Geometry:
 
 def geometry(request, version) -> Geometry:
     """The node/task counts sbatch hands to the GRES check (None = unset)."""
+    if version >= TASKS_NOT_IMPLIED:
+        return geometry_since_23_02(request)
     g = Geometry()
     nodes = request.get("nodes")
     n_min = n_max = None
@@ -223,6 +238,86 @@ def geometry(request, version) -> Geometry:
     g.sockets_per_node = sockets
     g.ntasks_per_socket = count_of(request, "ntasks-per-socket")
     return g
+
+
+def geometry_since_23_02(request) -> Geometry:
+    """The geometry from 23.02 on, step by step as sbatch 24.11.5 computes it.
+
+    ``src/sbatch/opt.c:_opt_verify()``: a node list without ``-N`` sets the node
+    minimum to its distinct host count (no maximum); a fixed or open node count
+    (or ``-B``) without ``-n`` and without ``--ntasks-per-node`` implies
+    nodes x sockets x cores x threads tasks when a layout level is given; ``-n``
+    caps the node range; ``-m arbitrary`` takes the task count from the listed
+    hosts. ``src/common/slurm_opt.c:slurm_opt_create_job_desc()`` then passes the
+    node range (``-n`` with ``--ntasks-per-node`` gives a minimum), and
+    ``src/interfaces/gres.c:gres_job_state_validate()`` implies the task count of
+    a per-task GPU request or ``--ntasks-per-gpu`` from a *fixed* node count
+    (nodes x ``--ntasks-per-gpu``, x ``--ntasks-per-node``, or nodes unless ``-c``
+    is given). Checked against sbatch 24.11.5: ``-N 2 --gpus-per-task=1`` and
+    ``-w n[01-03] -N 3`` pass; ``-N 1-2``, ``-w n[01-02]``, ``-N 2 -c 2`` and
+    ``--ntasks-per-node=2`` alone are refused ("used without either --gpus or -n").
+    """
+    g = Geometry()
+    nodes, nodelist = request.get("nodes"), request.get("nodelist")
+    nodes_set, n_min, n_max = nodes is not None, 1, 0  # opt defaults: min 1, max 0 = none
+    if nodes is not None:
+        n_min, n_max = getattr(nodes.value, "minimum", None), getattr(nodes.value, "maximum", None)
+        if not isinstance(n_min, int) or not isinstance(n_max, int):
+            n_min = n_max = UNKNOWN
+    if nodelist is not None or request.get("nodefile") is not None:
+        hosts = count_hosts(nodelist.raw) if nodelist is not None else None
+        if not nodes_set:
+            nodes_set, n_min = True, hosts if hosts is not None else UNKNOWN
+    ntasks, per_node = count_of(request, "ntasks"), count_of(request, "ntasks-per-node")
+    num_tasks = ntasks
+    if ((nodes_set or request.get("extra-node-info") is not None) and ntasks is None and per_node is None
+            and (n_max == 0 or n_min == n_max)):
+        product = _layout_product(request)
+        if request.get("hint") is not None or product is UNKNOWN or (product is not None and n_min is UNKNOWN):
+            num_tasks = UNKNOWN  # --hint sets threads/cores per core too: not followed
+        elif product is not None:
+            num_tasks, g.tasks_from_layout = max(n_min, 1) * product, True
+    elif nodes_set and isinstance(ntasks, int) and known(n_min, n_max):
+        n_max = ntasks if ntasks < n_max else n_max
+        if ntasks < n_min:
+            n_min = n_max = ntasks
+    if _arbitrary(request) and num_tasks is None:
+        hosts = _listed_hosts(nodelist)
+        num_tasks, g.tasks_from_hosts = (hosts, True) if hosts is not None else (UNKNOWN, False)
+    if nodes_set:
+        g.min_nodes, g.max_nodes = n_min, (n_max or None) if n_max is not UNKNOWN else UNKNOWN
+    elif num_tasks == 0:
+        g.min_nodes = 0
+    elif isinstance(num_tasks, int) and isinstance(per_node, int) and per_node > 0:
+        g.min_nodes = -(-num_tasks // per_node)
+    per_tres = count_of(request, "ntasks-per-tres")
+    per_tres = count_of(request, "ntasks-per-gpu") if per_tres is None else per_tres
+    per_task = request.get("gpus-per-task") is not None or request.get("tres-per-task") is not None
+    if (per_task or per_tres is not None) and num_tasks is None and g.min_nodes is not None:
+        if g.min_nodes is UNKNOWN or g.max_nodes is UNKNOWN or UNKNOWN in (per_tres, per_node):
+            num_tasks = UNKNOWN
+        elif g.min_nodes == g.max_nodes:  # implied by a fixed node count only
+            if per_tres is not None:
+                num_tasks = g.min_nodes * per_tres
+            elif per_node is not None:
+                num_tasks = g.min_nodes * per_node
+            elif request.get("cpus-per-task") is None:
+                num_tasks = g.min_nodes
+    g.num_tasks, g.ntasks_per_node = num_tasks, per_node
+    sockets = count_of(request, "sockets-per-node")
+    g.sockets_per_node = UNKNOWN if sockets is None and request.get("extra-node-info") is not None else sockets
+    g.ntasks_per_socket = count_of(request, "ntasks-per-socket")
+    return g
+
+
+def _listed_hosts(nodelist) -> int | None:
+    """Hosts of a ``-m arbitrary`` node list, repeats included (each is one task); None if unsure."""
+    raw = getattr(nodelist, "raw", None)
+    if not raw or "/" in raw:
+        return None
+    if "[" in raw:
+        return count_hosts(raw)
+    return len([h for h in raw.split(",") if h]) or None
 
 
 def _layout_product(request):

@@ -72,5 +72,18 @@ def _checked_directives(ctx: Context) -> list[Directive]:
             continue
         if kind == "hint" and hint_is_dropped(ctx.script.components[directive.component].request, ctx.version):
             continue
+        if directive.option.long == "propagate" and _gets_user_env(ctx, directive):
+            continue
         checked.append(directive)
     return checked
+
+
+def _gets_user_env(ctx: Context, directive: Directive) -> bool:
+    """--get-user-env: sbatch never reads the --propagate list (so never refuses it).
+
+    ``src/sbatch/sbatch.c:main()`` calls ``_set_rlimit_env()``, which parses
+    --propagate ("Bad rlimit name"), only while ``get_user_env_time < 0``; with
+    --get-user-env slurmd takes the limits from the user's login instead
+    (22.05.8 and 24.11.5 accept `--get-user-env --propagate=as`).
+    """
+    return ctx.script.components[directive.component].request.get("get-user-env") is not None

@@ -36,7 +36,8 @@ def option_span(script: Script, directive: Directive) -> Span:
     """The directive's span, widened to take in the `-` of a short option (`-p gpu`)."""
     span = directive.span
     start = span.start
-    if not directive.spelling.startswith("--") and start > 0 and script.source[start - 1] == "-":
+    # A slice, not an index: an occurrence from the sbatch command line lies past the script's text.
+    if not directive.spelling.startswith("--") and start > 0 and script.source[start - 1:start] == "-":
         return script.span(start - 1, span.end)
     return span
 

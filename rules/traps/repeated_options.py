@@ -109,8 +109,12 @@ def _check_repeats(ctx: Context) -> None:
         for setting in component.request.settings:
             if setting.inherited or not setting.overridden:
                 continue
-            occurrences = (*setting.overridden, setting.directive)
-            final = setting.directive
+            # Repeats within one source: a setting on the sbatch command line (or in its environment)
+            # replaces the script's on purpose, and slurmspec.invocation notes that on the line.
+            occurrences = _same_source(ctx.script, (*setting.overridden, setting.directive))
+            if len(occurrences) < 2:
+                continue
+            final = occurrences[-1]
             if setting.name == "mail-type" and ctx.version >= MAIL_TYPE_LAST_WINS:
                 _report_mail_type_repeat(ctx, occurrences)
                 continue
@@ -138,6 +142,12 @@ def _check_repeats(ctx: Context) -> None:
                 reported.add(key)
                 ctx.report("SB204", option_span(ctx.script, occurrence), _override_message(occurrence, final),
                            fix=merge_constraints(ctx.script, occurrences, final))
+
+
+def _same_source(script: Script, occurrences: tuple[Directive, ...]) -> tuple[Directive, ...]:
+    """The occurrences from the same source (script, environment, command line) as the first one."""
+    first = script.origin_of(occurrences[0].span)
+    return tuple(d for d in occurrences if script.origin_of(d.span) is first)
 
 
 def _accumulates(directive: Directive, version) -> bool:

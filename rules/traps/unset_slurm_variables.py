@@ -13,6 +13,7 @@ import re
 import attrs
 
 from slurmspec.body.index import body_index
+from slurmspec.frozen import frozen
 from slurmspec.gates import CPUS_PER_TASK_FROM_TRES, TRES_PER_TASK_ENV
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
@@ -21,7 +22,7 @@ from slurmspec.rules.traps._request_facts import assigned, gpu_request, has_body
 from slurmspec.version import Version
 
 
-@attrs.frozen
+@frozen
 class _Var:
     set_by: tuple[str, ...]  # options whose presence sets it
     hint: str

@@ -16,13 +16,14 @@ import attrs
 
 from slurmspec.body.shell import Word
 from slurmspec.body.wrappers import basename
+from slurmspec.frozen import frozen
 
 __all__ = ["Spec", "RawOption", "read_options", "SPECS", "looks_like_program"]
 
 FLAG, VALUE, PAIR = 0, 1, 2
 
 
-@attrs.frozen(slots=True)
+@frozen(slots=True)
 class RawOption:
     """One option occurrence: offsets are absolute; ``value_*`` is -1 when there is no value."""
 
@@ -35,7 +36,7 @@ class RawOption:
     value_end: int = -1
 
 
-@attrs.frozen
+@frozen
 class Spec:
     """How one launcher reads its options."""
 

@@ -15,6 +15,7 @@ from typing import Sequence
 import attrs
 
 from slurmspec.body.shell import Op, Token, Word, tokenize
+from slurmspec.frozen import define, frozen
 
 __all__ = ["Assignment", "Command", "split_commands", "declarations", "ASSIGNMENT"]
 
@@ -28,7 +29,7 @@ _SEPARATORS = frozenset({"\n", ";", "&", ";;", ";&", ";;&"})
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
 
 
-@attrs.frozen(slots=True)
+@frozen(slots=True)
 class Assignment:
     """``NAME=value`` as a command prefix, a bare statement, or an argument of ``export``."""
 
@@ -42,7 +43,7 @@ class Assignment:
     append: bool = False
 
 
-@attrs.frozen(slots=True)
+@frozen(slots=True)
 class Command:
     """One simple command: prefix assignments, then words (redirections removed)."""
 
@@ -91,7 +92,7 @@ def declarations(cmd: Command) -> tuple[Assignment, ...]:
     return tuple(out)
 
 
-@attrs.define
+@define
 class _Builder:
     words: list[Word] = attrs.Factory(list)
     assigns: list[Word] = attrs.Factory(list)
@@ -110,9 +111,24 @@ class _Builder:
         return not self.words and not self.assigns
 
 
+_last_body: tuple[str, int, tuple[Command, ...]] | None = None
+
+
 def split_commands(text: str, base: int = 0, posmap: Sequence[int] | None = None) -> list[Command]:
-    """Split ``text`` into simple commands; never raises on any input."""
-    return _Grouper(tokenize(text, base, posmap)).run()
+    """Split ``text`` into simple commands; never raises on any input.
+
+    The launch analysis and the body index both split the same script body; the
+    last result is kept (commands are frozen) so the costliest step of a lint runs once.
+    """
+    global _last_body
+    if posmap is None:
+        last = _last_body
+        if last is not None and last[1] == base and last[0] == text:
+            return list(last[2])
+    commands = _Grouper(tokenize(text, base, posmap)).run()
+    if posmap is None:
+        _last_body = (text, base, tuple(commands))
+    return commands
 
 
 class _Grouper:

@@ -29,6 +29,8 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from slurmspec.frozen import frozen
+
 if TYPE_CHECKING:  # pragma: no cover
     from slurmspec.body.commands import Command
     from slurmspec.lint.context import Context
@@ -36,7 +38,7 @@ if TYPE_CHECKING:  # pragma: no cover
 __all__ = ["BodyIndex", "HereDoc", "Quoted", "VarRef", "body_index", "first_word", "variable_refs"]
 
 
-@attrs.frozen(slots=True)
+@frozen(slots=True)
 class VarRef:
     """One ``$NAME`` or ``${NAME...}``; offsets are absolute (``start`` is the ``$``)."""
 
@@ -48,7 +50,7 @@ class VarRef:
     escaped: bool = False  # written `\$NAME` (also deferred)
 
 
-@attrs.frozen(slots=True)
+@frozen(slots=True)
 class HereDoc:
     """A here-document body: ``start``..``end`` are the offsets of its lines (``end``: the delimiter line)."""
 
@@ -62,7 +64,7 @@ class HereDoc:
     closed: bool = True  # False: no delimiter line before the end of the text
 
 
-@attrs.frozen(slots=True)
+@frozen(slots=True)
 class Quoted:
     """A quoted range, quotes included (``end`` is the end of the text when it is never closed)."""
 
@@ -202,7 +204,7 @@ def first_word(command: "Command | None") -> str:
     return os.path.basename(command.words[0].value)
 
 
-@attrs.frozen
+@frozen
 class BodyIndex:
     """What rules ask of a script body, computed once; every offset is absolute in the script."""
 

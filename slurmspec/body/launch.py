@@ -18,6 +18,7 @@ from slurmspec.body.model import BodyInfo, EnvAssignment, Launch, LaunchOption
 from slurmspec.body.shell import Word
 from slurmspec.body.typed import typed_fields
 from slurmspec.body.wrappers import basename, quoted_content, unwrap
+from slurmspec.frozen import frozen
 from slurmspec.kinds import LaunchKind
 from slurmspec.span import LineIndex, Span
 
@@ -43,7 +44,7 @@ _RUNS_COMMANDS = frozenset({LaunchKind.SRUN, LaunchKind.MPIRUN, LaunchKind.HOROV
 _MAX_DEPTH = 6
 
 
-@attrs.frozen
+@frozen
 class _Where:
     """Facts about the enclosing statement shared by every launch found in it."""
 

@@ -10,6 +10,7 @@ from typing import Iterator
 
 import attrs
 
+from slurmspec.frozen import frozen
 from slurmspec.kinds import LaunchKind
 from slurmspec.span import Span
 
@@ -22,7 +23,7 @@ def _launch_kinds(kinds) -> tuple[LaunchKind, ...]:
     return tuple(map(LaunchKind, kinds))
 
 
-@attrs.frozen
+@frozen
 class LaunchOption:
     """One option on a launcher's command line, e.g. ``--nproc_per_node=8``."""
 
@@ -33,7 +34,7 @@ class LaunchOption:
     value_span: Span | None = None
 
 
-@attrs.frozen
+@frozen
 class EnvAssignment:
     """A variable set in the body: ``export X=1``, ``X=1`` or a ``X=1 cmd`` prefix."""
 
@@ -51,7 +52,7 @@ class EnvAssignment:
         return self.kind == "export"
 
 
-@attrs.frozen
+@frozen
 class Launch:
     """A recognised launch command; ``inner`` is the launch it runs, if it is one."""
 
@@ -142,7 +143,7 @@ class Launch:
             node = node.inner
 
 
-@attrs.frozen
+@frozen
 class BodyInfo:
     """What the body of one script launches and which variables it sets."""
 

@@ -17,11 +17,12 @@ from typing import Sequence, Union
 import attrs
 
 from slurmspec.body.scan import ansi_close, balanced, close_quote, dquote, line_end
+from slurmspec.frozen import frozen
 
 __all__ = ["Word", "Op", "Token", "tokenize"]
 
 
-@attrs.frozen(slots=True)
+@frozen(slots=True)
 class Word:
     """One shell word. ``text`` is as written; ``value`` has quotes and escapes removed.
 
@@ -42,7 +43,7 @@ class Word:
         return not self.quoted and not self.expands and self.text == self.value
 
 
-@attrs.frozen(slots=True)
+@frozen(slots=True)
 class Op:
     """An operator: ``kind`` is the operator text, or ``"redir"`` for redirections."""
 

@@ -15,11 +15,12 @@ import attrs
 
 from slurmspec.body.commands import Assignment, assignment_of
 from slurmspec.body.shell import Word
+from slurmspec.frozen import frozen
 
 __all__ = ["Unwrapped", "unwrap", "basename", "quoted_content"]
 
 
-@attrs.frozen(slots=True)
+@frozen(slots=True)
 class Unwrapped:
     """Where the real command starts in a word list, and what was looked through."""
 

@@ -24,6 +24,8 @@ COMMANDS = {
     "emit": "emit_cmd",
     "convert": "convert_cmd",
     "schema": "schema_cmd",
+    "lsp": "lsp_cmd",
+    "cluster": "cluster_cmd",
 }
 
 

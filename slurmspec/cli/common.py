@@ -50,7 +50,7 @@ def add_common(sub: argparse.ArgumentParser, detects_version: bool = False) -> N
     chain = "the cluster profile's, else the installed sbatch's, else " if detects_version else ""
     sub.add_argument(
         "--slurm-version", type=version_arg, default=None, metavar="X.Y",
-        help=f"target Slurm release, one of {', '.join(SUPPORTED)} "
+        help=f"target Slurm release, one of {', '.join(SUPPORTED)} or a patch version of one (24.11.5) "
              f"(default: the configuration's, else {chain}{DEFAULT})",
     )
     where = sub.add_mutually_exclusive_group()
@@ -88,7 +88,7 @@ def installed_sbatch_version() -> "Version | None":
     import shutil
     import subprocess
 
-    from slurmspec.cluster.profile import target_release
+    from slurmspec.cluster.release import target_release
 
     sbatch = shutil.which("sbatch")
     if sbatch is None:

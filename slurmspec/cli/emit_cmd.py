@@ -6,6 +6,12 @@ would fail), 2 the spec is broken (``path:line:col: error: ...`` with a
 did-you-mean) or a file cannot be read or written. The emitted script is
 linted with every rule for the target release; findings at warning or above
 go to standard error (``--no-check`` skips this, and then 1 never happens).
+
+With a cluster profile (``--cluster``, else the ``cluster`` key of the
+configuration found from the spec's folder) the GPU request takes the form the
+cluster accepts, and a spec the cluster (or its site policy) refuses is a
+broken spec: exit 2 at the key that asks for it, nothing written
+(``slurmspec/emit/cluster_fit.py``).
 """
 
 from __future__ import annotations
@@ -22,8 +28,9 @@ exit codes:
   0  the script was written (warnings, if any, on standard error)
   1  the script was written, but the rules found an error in it: sbatch
      would refuse it, or the job would fail (findings on standard error)
-  2  the spec is broken (path:line:column: error: ...), or a file cannot be
-     read or written; nothing is written"""
+  2  the spec is broken (path:line:column: error: ...), the cluster profile
+     (--cluster) or its site policy refuses it, or a file cannot be read or
+     written; nothing is written"""
 
 
 def add_parser(commands) -> None:
@@ -37,6 +44,11 @@ def add_parser(commands) -> None:
                       help="target Slurm release (default: the newest supported)")
     emit.add_argument("--no-check", action="store_true",
                       help="do not lint the emitted script (exit 0 whenever it is written)")
+    emit.add_argument("--cluster", default=None, metavar="PROFILE",
+                      help="write the GPU request this cluster accepts and refuse a spec it refuses (default: the"
+                           " configuration's `cluster`); its Slurm release becomes the default target")
+    emit.add_argument("--no-config", action="store_true",
+                      help="ignore configuration files (their `cluster` and `policy`)")
 
 
 def spec_problem(path: str, line: int, column: int, message: str) -> None:
@@ -57,7 +69,15 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     except UnicodeDecodeError as exc:
         spec_problem(name, 1, 1, f"a TOML file must be UTF-8 ({exc.reason} at byte {exc.start})")
         return EXIT_ERROR
-    version = args.slurm_version or NEWEST
+    from slurmspec.cluster.profile import ProfileError
+    from slurmspec.lint.config import ConfigError
+
+    try:
+        cluster, policy = _cluster(args)
+    except (ConfigError, ProfileError) as exc:
+        sys.stderr.write(f"slurmspec: error: {exc}\n")
+        return EXIT_ERROR
+    version = args.slurm_version or (cluster.version if cluster is not None else NEWEST)
     try:
         spec = load_spec(text, version)
     except SpecError as exc:
@@ -65,12 +85,32 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
             spec_problem(name, problem.line, problem.column, problem.message)
         return EXIT_ERROR
     base = Path(args.path).parent if args.path != "-" else Path.cwd()
+    form = None
+    if cluster is not None or policy is not None:
+        form, problems = _fit(spec, cluster, policy)
+        if problems:
+            return _refuse(name, text, problems)
     try:
-        script = emit(spec, base, version)
+        script = emit(spec, base, version, form)
     except (OSError, UnicodeDecodeError) as exc:
         sys.stderr.write(f"slurmspec: error: {name}: [body] file: {exc}\n")
         return EXIT_ERROR
-    refused = False if args.no_check else _check(script, args.output or "<emitted>", version)
+    found = None
+    if cluster is not None or policy is not None or not args.no_check:
+        from slurmspec.lint import lint_text
+
+        found = lint_text(script, None, version, cluster=cluster, policy=policy)
+    if cluster is not None or policy is not None:
+        from slurmspec.emit.cluster_fit import cluster_refusals
+
+        problems = list(cluster_refusals(script, found))
+        if not problems and cluster is not None:
+            from slurmspec.emit.shape_fit import shape_problems
+
+            problems = list(shape_problems(spec, script, cluster))
+        if problems:
+            return _refuse(name, text, problems)
+    refused = False if args.no_check else _check(found, args.output or "<emitted>")
     if args.output:
         try:
             Path(args.output).write_text(script)
@@ -82,7 +122,50 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     return EXIT_FINDINGS if refused else EXIT_OK
 
 
-def _check(script: str, name: str, version) -> bool:
+def _cluster(args: argparse.Namespace):
+    """(profile, the configuration's policy) for this spec; raises ``ConfigError``/``ProfileError``."""
+    from slurmspec.cli.common import load_cluster
+    from slurmspec.lint.config import find_config, load_config
+
+    config = None
+    if not args.no_config:
+        start = Path(args.path).parent if args.path != "-" else Path.cwd()
+        found = find_config(str(start))
+        config = load_config(found) if found is not None else None
+    cluster = load_cluster(args.cluster or (config.cluster if config is not None else None), {})
+    policy = config.policy if config is not None else None
+    if cluster is not None:
+        from slurmspec.cluster.policy import check_policy
+
+        for each in (cluster.policy, policy):
+            if each is not None:
+                check_policy(each, cluster)
+    return cluster, policy
+
+
+def _fit(spec, cluster, policy):
+    """The GPU form for the cluster, and the spec keys it (or the policies) refuse."""
+    from slurmspec.emit.cluster_fit import GpuForm, gpu_form, required_options
+
+    policies = tuple(p for p in ((cluster.policy if cluster is not None else None), policy) if p is not None)
+    if cluster is not None:
+        form, problems = gpu_form(spec, cluster, policies)
+    else:
+        form, problems = GpuForm(gpu_type=spec.get("resources", "gpu_type")), []
+    problems += list(required_options(spec, policies, cluster))
+    return form, problems
+
+
+def _refuse(name: str, text: str, problems) -> int:
+    from slurmspec.spec.locate import locate
+
+    for path, message in problems:
+        line, column = locate(text, path)
+        spec_problem(name, line, column, message)
+    return EXIT_ERROR
+
+
+def _check(found, name: str) -> bool:
     """Report what the rules say about the emitted script; True when one of them is an error.
 
     The loader refuses what it can tell from the spec alone; this is the last
@@ -90,10 +173,9 @@ def _check(script: str, name: str, version) -> bool:
     not mirror). The script is still written, so it can be read and fixed.
     """
     from slurmspec.kinds import Severity
-    from slurmspec.lint import lint_text
 
     error = False
-    for d in lint_text(script, None, version):
+    for d in found:
         if d.severity.rank >= Severity.WARNING.rank:
             sys.stderr.write(f"{name}:{d.span.line}:{d.span.column}: {d.code} {d.severity}: {d.message}\n")
         error = error or d.severity.rank >= Severity.ERROR.rank

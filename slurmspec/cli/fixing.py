@@ -40,7 +40,7 @@ def fix_input(data: bytes, shown: str, settings, args: argparse.Namespace) -> "F
     def lint(text: str | bytes):
         script = parse_script(text, shown, settings.version)
         found = lint_script(script, settings.rules, severity=settings.severity, suppress=not args.no_suppress,
-                            cluster=settings.cluster)
+                            cluster=settings.cluster, policy=settings.policy)
         return script.to_text(), found
 
     from slurmspec.parser.script import decode

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import IO, Iterator, Sequence
+from functools import partial
+from typing import IO, Iterable, Iterator, NamedTuple, Sequence
 
 from slurmspec.report import COLOR_CHOICES, FORMATS
 from slurmspec.cli.common import (
@@ -28,6 +29,9 @@ def add_parser(commands) -> None:
                       help="colour the text and concise formats (auto: NO_COLOR, FORCE_COLOR, then the terminal)")
     lint.add_argument("--statistics", action="store_true", help="print the number of findings per code instead")
     lint.add_argument("-q", "--quiet", action="store_true", help="print the findings only, no summary line")
+    lint.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
+                      help="lint on N processes (default: one per core; 1 lints in this process, for debugging);"
+                           " the report is the same whatever N is. --fix and --diff use one process")
     lint.add_argument("--exit-zero", action="store_true",
                       help="exit 0 even with findings (2 still means a usage error or unreadable path)")
     lint.add_argument("--require-sbatch", action="store_true",
@@ -52,9 +56,20 @@ def add_parser(commands) -> None:
                            "configuration's `cluster`); its Slurm release becomes the default target")
     add_common(lint, detects_version=True)
     from slurmspec.cli import fixing
+    from slurmspec.invocation.arguments import add_arguments as add_invocation_arguments
 
     fixing.add_arguments(lint)
+    add_invocation_arguments(lint)  # --sbatch-env, and sbatch's options after `--`
 
+
+def _jobs(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more, not {text!r}")
+    return value
 
 
 def _discover(paths: Sequence[str], errors: list[str], require_sbatch: bool = False) -> Iterator[str]:
@@ -128,6 +143,13 @@ class _Settings:
         self.rules = select_rules(select, ignore, extend)
         self.severity = config.severities(rule.code for rule in self.rules)
         self.cluster = load_cluster(args.cluster or config.cluster, {} if profiles is None else profiles)
+        self.policy = config.policy  # the configuration's [policy]; the profile's is self.cluster.policy
+        if self.cluster is not None:
+            from slurmspec.cluster.policy import check_policy
+
+            for policy in (self.cluster.policy, self.policy):
+                if policy is not None:
+                    check_policy(policy, self.cluster)
         self.version, self.version_from = target_version(args.slurm_version, config.slurm_version, self.cluster)
         self.fail_on = args.fail_on or config.fail_on or "warning"
         self.shellcheck = config.shellcheck if args.shellcheck is None else args.shellcheck
@@ -143,14 +165,109 @@ class _Settings:
                           cwd=os.path.dirname(os.path.abspath(located)) if located else None)
 
 
-def run(args: argparse.Namespace, out: IO[str]) -> int:
-    from slurmspec.cluster.profile import ProfileError
-    from slurmspec.lint.config import ConfigError
-    from slurmspec.lint.diagnostic import severity_rank
-    from slurmspec.lint.engine import INTERNAL_ERROR, lint_script, too_large_finding
+class _Input(NamedTuple):
+    """One input to lint, with the settings that apply to it (or why there is nothing to read)."""
+
+    path: str | None  # None: ``problem`` says why
+    shown: str = ""  # the name in the report
+    located: str | None = None  # where its configuration (and .shellcheckrc) is looked up
+    settings: _Settings | None = None
+    problem: str | None = None
+
+
+def _inputs(args: argparse.Namespace, config_cache) -> list[_Input]:
+    """Every input in command-line order, each with its settings.
+
+    Every configuration (and cluster profile) is read here, before the first file is linted: a
+    broken one is a usage error with nothing written, not a report cut short. Paths that do not
+    exist keep their place in the order, so their errors print as a serial walk would print them.
+    """
+    settings_cache: dict = {}
+    profiles: dict = {}  # cluster profiles by path, read once
+    missing: list[str] = []
+    found: list[_Input] = []
+    for path in _discover(args.paths, missing, args.require_sbatch):
+        found.extend(_Input(None, problem=message) for message in missing)
+        missing.clear()
+        shown = (args.stdin_filename or "<stdin>") if path == "-" else path
+        located = args.stdin_filename if path == "-" else path
+        config = config_cache.for_path(located)
+        key = (config, config.ignores_for(located))
+        if key not in settings_cache:
+            settings_cache[key] = _Settings(args, config, located, profiles)
+        found.append(_Input(path, shown, located, settings_cache[key]))
+    found.extend(_Input(None, problem=message) for message in missing)
+    return found
+
+
+def _lint_input(item: _Input, args: argparse.Namespace) -> tuple:
+    """(lines the findings point at, findings, fail-on level, problem) for one input.
+
+    The same function runs in this process and in ``--jobs`` workers; it returns an
+    ``Excerpt``, not the ``Script``, so nothing of a file outlives its findings.
+    """
+    from slurmspec.lint.engine import lint_script, too_large_finding
     from slurmspec.lint.limits import MAX_SCRIPT_BYTES, head_of, read_bounded
-    from slurmspec.lint.shellcheck import ShellCheckError, is_shellcheck_selector
     from slurmspec.parser.script import parse_script
+    from slurmspec.report.excerpt import Excerpt
+
+    if item.path is None:
+        return None, (), None, item.problem
+    settings = item.settings
+    try:
+        data = read_bounded(item.path)
+    except OSError as exc:
+        return None, (), None, f"{item.shown}: cannot read: {exc.strerror or exc}"
+    if len(data) > MAX_SCRIPT_BYTES:  # refused by slurmctld; never analysed
+        script = parse_script(head_of(data), item.shown, settings.version)
+        found = too_large_finding(script, settings.rules)
+    else:
+        script = parse_script(data, item.shown, settings.version)
+        if getattr(args, "invocation", None) is not None:  # checked in run(): never raises here
+            script = args.invocation.apply(script)
+        found = lint_script(script, settings.rules, severity=settings.severity, suppress=not args.no_suppress,
+                            shellcheck=settings.shellcheck_for(item.located), cluster=settings.cluster,
+                            policy=settings.policy)
+    return Excerpt.of(script, found), found, settings.fail_on, None
+
+
+class _Verdict:
+    """What the exit code depends on, noted as the results stream into the report."""
+
+    def __init__(self) -> None:
+        self.failing = self.internal_error = False
+        self.errors: list[str] = []
+
+    def follow(self, results: Iterable[tuple]) -> Iterator[tuple]:
+        from slurmspec.lint.diagnostic import severity_rank
+        from slurmspec.lint.engine import INTERNAL_ERROR
+
+        for excerpt, found, fail_on, problem in results:
+            if problem is not None:
+                self.errors.append(problem)
+                continue
+            if found:
+                threshold = severity_rank(fail_on)
+                self.internal_error = self.internal_error or any(d.code == INTERNAL_ERROR for d in found)
+                self.failing = self.failing or any(severity_rank(d.severity) >= threshold for d in found)
+            yield excerpt, found
+
+
+class _NeverRaised(Exception):
+    """Stands in for ShellCheckError when no file runs ShellCheck (its module starts a subprocess import)."""
+
+
+def _shellcheck_error(inputs: list[_Input]) -> type[Exception]:
+    if not any(item.settings is not None and item.settings.shellcheck for item in inputs):
+        return _NeverRaised
+    from slurmspec.lint.shellcheck import ShellCheckError
+
+    return ShellCheckError
+
+
+def run(args: argparse.Namespace, out: IO[str]) -> int:
+    from slurmspec.cluster.errors import ProfileError
+    from slurmspec.lint.config import ConfigError
 
     if args.unsafe_fixes and not (args.fix or args.diff):
         return error("--unsafe-fixes needs --fix or --diff")
@@ -159,86 +276,107 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     if args.fix and args.diff:
         return error("--fix writes the files and --diff writes nothing: give one of them")
     selectors = [*args.select, *args.extend_select, *args.ignore]
-    problem = unknown_selectors([s for s in selectors if not is_shellcheck_selector(s)])
-    if problem:
-        return error(f"--select/--extend-select/--ignore: {problem}")
+    if selectors:
+        from slurmspec.lint.shellcheck import is_shellcheck_selector
+
+        problem = unknown_selectors([s for s in selectors if not is_shellcheck_selector(s)])
+        if problem:
+            return error(f"--select/--extend-select/--ignore: {problem}")
     try:
         config_cache = configs(args)
+        inputs = _inputs(args, config_cache)
+    except (ConfigError, ProfileError) as exc:
+        return error(str(exc))
+    from slurmspec.invocation.arguments import invocation_of
+
+    args.invocation, problem = invocation_of(args, ((i.settings.version, i.shown) for i in inputs if i.settings))
+    if problem is not None:
+        return error(problem)
+    if args.fix or args.diff:
+        return _fix_and_report(inputs, args, out, config_cache)
+
+    from slurmspec.cli.lint_pool import default_jobs, map_in_order
+    from slurmspec.report import default_format, resolve_color, write_report
+
+    try:  # --format, else the working folder's configuration, else by terminal
+        chosen = args.format or config_cache.for_path(None).output_format or default_format(out)
     except ConfigError as exc:
         return error(str(exc))
-    settings_cache: dict = {}
-    profiles: dict = {}  # cluster profiles by path, read once
-    errors: list[str] = []
-    results = []
-    fixing = None
-    if args.fix or args.diff:
-        from slurmspec.cli import fixing
-    fixed = []
-    for path in _discover(args.paths, errors, args.require_sbatch):
-        shown = (args.stdin_filename or "<stdin>") if path == "-" else path
-        located = args.stdin_filename if path == "-" else path
-        try:
-            config = config_cache.for_path(located)
-        except ConfigError as exc:
-            return error(str(exc))
-        key = (config, config.ignores_for(located))
-        if key not in settings_cache:
-            try:
-                settings_cache[key] = _Settings(args, config, located, profiles)
-            except ProfileError as exc:
-                return error(str(exc))
-        settings = settings_cache[key]
+    shellcheck_error = _shellcheck_error(inputs)
+    # Standard input is read by this process: it never goes to a worker.
+    jobs = 1 if any(item.path == "-" for item in inputs) else (args.jobs or default_jobs())
+    verdict = _Verdict()
+    results = map_in_order(partial(_lint_input, args=args), inputs, jobs)
+    try:
+        write_report(chosen, verdict.follow(results), out, color=resolve_color(args.color, out),
+                     quiet=args.quiet, statistics=args.statistics)
+    except shellcheck_error as exc:
+        return error(str(exc))
+    for message in verdict.errors:
+        sys.stderr.write(f"slurmspec: error: {message}\n")
+    if verdict.errors or verdict.internal_error:
+        return EXIT_ERROR  # an unreadable path, or a rule that failed (SB900): the report is incomplete
+    if args.exit_zero:
+        return EXIT_OK
+    return EXIT_FINDINGS if verdict.failing else EXIT_OK
+
+
+def _fix_and_report(inputs: list[_Input], args: argparse.Namespace, out: IO[str], config_cache) -> int:
+    """``--fix`` and ``--diff``: one file at a time, in this process (they write files and diffs in order)."""
+    from slurmspec.cli import fixing
+    from slurmspec.lint.config import ConfigError
+    from slurmspec.lint.engine import lint_script
+    from slurmspec.lint.limits import MAX_SCRIPT_BYTES, read_bounded
+    from slurmspec.parser.script import parse_script
+    from slurmspec.report import default_format, resolve_color, write_report
+
+    shellcheck_error = _shellcheck_error(inputs)
+    results, fixed, errors = [], [], []
+    for item in inputs:
+        if item.path is None or item.settings is None:
+            errors.append(item.problem)
+            continue
+        path, shown, settings = item.path, item.shown, item.settings
         try:
             data = read_bounded(path)
         except OSError as exc:
             errors.append(f"{shown}: cannot read: {exc.strerror or exc}")
             continue
         if len(data) > MAX_SCRIPT_BYTES:  # refused by slurmctld; never analysed, never fixed
-            script = parse_script(head_of(data), shown, settings.version)
-            results.append((script, too_large_finding(script, settings.rules), settings.fail_on))
+            results.append(_lint_input(item, args))
             continue
-        shellcheck = settings.shellcheck_for(located)
+        shellcheck = settings.shellcheck_for(item.located)
         try:
-            if fixing is not None:
-                outcome = fixing.fix_input(data, shown, settings, args)
-                fixing.deliver(path, shown, data, outcome, args, out, errors)
-                fixed.append((shown, outcome))
-                script, found = parse_script(outcome.text, shown, settings.version), list(outcome.diagnostics)
-                if shellcheck is not None:  # the fix rounds run without it: once, on the final text
-                    found = lint_script(script, settings.rules, severity=settings.severity,
-                                        suppress=not args.no_suppress, shellcheck=shellcheck, cluster=settings.cluster)
-            else:
-                script = parse_script(data, shown, settings.version)
+            outcome = fixing.fix_input(data, shown, settings, args)
+            fixing.deliver(path, shown, data, outcome, args, out, errors)
+            fixed.append((shown, outcome))
+            script, found = parse_script(outcome.text, shown, settings.version), list(outcome.diagnostics)
+            if shellcheck is not None:  # the fix rounds run without it: once, on the final text
                 found = lint_script(script, settings.rules, severity=settings.severity,
-                                    suppress=not args.no_suppress, shellcheck=shellcheck, cluster=settings.cluster)
-        except ShellCheckError as exc:
+                                    suppress=not args.no_suppress, shellcheck=shellcheck, cluster=settings.cluster,
+                                    policy=settings.policy)
+        except shellcheck_error as exc:
             return error(str(exc))
-        results.append((script, found, settings.fail_on))
+        results.append((script, found, settings.fail_on, None))
 
-    from slurmspec.report import default_format, resolve_color, write_report
-
-    if fixing is not None:
-        fixing.summarize(fixed, args, sys.stderr)
+    fixing.summarize(fixed, args, sys.stderr)
+    verdict = _Verdict()
+    reported = list(verdict.follow(results))
     if not args.diff:
         # Fixing standard input puts the script on standard output: the findings go to standard error.
-        stream = sys.stderr if fixing is not None and "-" in args.paths else out
+        stream = sys.stderr if "-" in args.paths else out
         try:  # --format, else the working folder's configuration, else by terminal
             chosen = args.format or config_cache.for_path(None).output_format or default_format(stream)
         except ConfigError as exc:
             return error(str(exc))
-        write_report(
-            chosen, [(script, found) for script, found, _ in results], stream,
-            color=resolve_color(args.color, stream), quiet=args.quiet, statistics=args.statistics,
-        )
+        write_report(chosen, reported, stream, color=resolve_color(args.color, stream),
+                     quiet=args.quiet, statistics=args.statistics)
     for message in errors:
         sys.stderr.write(f"slurmspec: error: {message}\n")
-    if errors or any(d.code == INTERNAL_ERROR for _, found, _ in results for d in found):
+    if errors or verdict.internal_error:
         return EXIT_ERROR  # an unreadable path, or a rule that failed (SB900): the report is incomplete
     if args.diff:
         return EXIT_FINDINGS if any(outcome.changed for _, outcome in fixed) else EXIT_OK
     if args.exit_zero:
         return EXIT_OK
-    failing = any(
-        severity_rank(d.severity) >= severity_rank(fail_on) for _, found, fail_on in results for d in found
-    )
-    return EXIT_FINDINGS if failing else EXIT_OK
+    return EXIT_FINDINGS if verdict.failing else EXIT_OK

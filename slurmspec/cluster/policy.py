@@ -18,6 +18,7 @@ from typing import Any
 import attrs
 
 from slurmspec.cluster.profile import ProfileError
+from slurmspec.frozen import frozen
 from slurmspec.kinds import UntypedGpus
 
 # Keys of the top level and of each [policy.partition.NAME] table.
@@ -29,7 +30,7 @@ BOUND_KEYS = ("min", "max")
 ANY_MODEL = "*"
 
 
-@attrs.frozen
+@frozen
 class Bound:
     """``min``/``max`` of an amount per GPU (CPUs, or memory in MB); ``text`` as the policy wrote it."""
 
@@ -38,7 +39,7 @@ class Bound:
     text: str
 
 
-@attrs.frozen
+@frozen
 class GpuModelRule:
     """``[policy.gpu.MODEL]``: bounds on CPUs and memory per GPU of one model (``*``: any model)."""
 
@@ -48,7 +49,7 @@ class GpuModelRule:
     mem_per_gpu: Bound | None = None
 
 
-@attrs.frozen
+@frozen
 class Scope:
     """The rules of the whole policy (``partition`` None) or of one partition."""
 
@@ -62,7 +63,7 @@ class Scope:
     needs_gpus: bool = False
 
 
-@attrs.frozen
+@frozen
 class Policy:
     source: str  # the file the table came from
     everywhere: Scope
@@ -91,17 +92,46 @@ class Policy:
         return f"{label}`{key}` in {self.source}"
 
 
-def parse_policy(table: dict, source: str) -> Policy:
-    """Read a ``[policy]`` table; raise ``ProfileError`` on any unknown key, option or bad value."""
-    return _Reader(source).policy(table)
+def parse_policy(table: dict, source: str, *, prefix: str = "") -> Policy:
+    """Read a ``[policy]`` table; raise ``ProfileError`` on any unknown key, option or bad value.
+
+    ``prefix`` is what comes before ``policy`` in the file (``tool.slurmspec.`` in pyproject.toml),
+    so messages and findings name the key as it is written.
+    """
+    return _Reader(source, prefix).policy(table)
+
+
+def check_policy(policy: Policy, profile) -> None:
+    """Raise ``ProfileError`` when the policy names a partition or GPU model the cluster profile lacks.
+
+    A misspelt name would make its rules silently never apply.
+    """
+    known = [p.name for p in profile.partitions]
+    for scope in policy.partitions:
+        if scope.partition not in known:
+            raise ProfileError(f"{policy.source}: `{scope.key}`: the cluster profile {profile.source} has no partition"
+                               f" `{scope.partition}`{_hint(scope.partition, known)}")
+    models = sorted({g.type for shape in profile.shapes for g in shape.gres if g.name == "gpu" and g.type})
+    for rule in policy.gpu_models:
+        if rule.model != ANY_MODEL and rule.model not in models:
+            raise ProfileError(f"{policy.source}: `{rule.key}`: the cluster profile {profile.source} has no GPU of"
+                               f" type `{rule.model}`{_hint(rule.model, models)}")
+
+
+def _hint(word: str, known: list[str]) -> str:
+    close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
+    if close:
+        return f"; did you mean `{close[0]}`?"
+    return f" (it has {', '.join(f'`{k}`' for k in known)})" if known else ""
 
 
 class _Reader:
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, prefix: str = "") -> None:
         self.source = source
+        self.prefix = prefix
 
     def fail(self, key: str, message: str) -> ProfileError:
-        return ProfileError(f"{self.source}: `{key}`: {message}")
+        return ProfileError(f"{self.source}: `{self.prefix}{key}`: {message}")
 
     def table(self, value: Any, key: str, known: tuple[str, ...]) -> dict:
         if not isinstance(value, dict):
@@ -110,7 +140,7 @@ class _Reader:
             if name not in known:
                 close = difflib.get_close_matches(str(name).replace("_", "-"), known, n=1, cutoff=0.6)
                 hint = f"; did you mean `{close[0]}`?" if close else f"; known keys: {', '.join(known)}"
-                raise ProfileError(f"{self.source}: unknown key `{key}.{name}`{hint}")
+                raise ProfileError(f"{self.source}: unknown key `{self.prefix}{key}.{name}`{hint}")
         return value
 
     def mapping(self, value: Any, key: str) -> dict:
@@ -157,7 +187,7 @@ class _Reader:
                 raise self.fail(f"{key}.untyped-gpus-become", "must be a GPU type name such as \"a100\"")
         allowed = self.mapping(data.get("allowed", {}), f"{key}.allowed")
         return Scope(
-            key=key, partition=partition,
+            key=self.prefix + key, partition=partition,
             required=self.options(data.get("required", []), f"{key}.required"),
             forbidden=self.options(data.get("forbidden", []), f"{key}.forbidden"),
             allowed=tuple((self.option(option, f"{key}.allowed"), self.values(values, f"{key}.allowed.{option}"))
@@ -202,7 +232,7 @@ class _Reader:
         if not data:
             raise self.fail(key, f"says nothing: give {' or '.join(GPU_KEYS)}")
         return GpuModelRule(
-            model=model, key=key,
+            model=model, key=self.prefix + key,
             cpus_per_gpu=self.bound(data.get("cpus-per-gpu"), f"{key}.cpus-per-gpu", _cpus),
             mem_per_gpu=self.bound(data.get("mem-per-gpu"), f"{key}.mem-per-gpu", _megabytes),
         )
@@ -219,7 +249,8 @@ class _Reader:
             high = None if "max" not in value else self.amount(read, value["max"], f"{key}.max")
             if low is not None and high is not None and low > high:
                 raise self.fail(key, "`min` is more than `max`")
-            parts = [f"at least {value['min']}" if low is not None else "", f"at most {value['max']}" if high is not None else ""]
+            parts = [f"at least {value['min']}" if low is not None else "",
+                     f"at most {value['max']}" if high is not None else ""]
             return Bound(low, high, " and ".join(p for p in parts if p))
         exact = self.amount(read, value, key)
         return Bound(exact, exact, f"exactly {value}")

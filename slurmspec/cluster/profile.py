@@ -14,16 +14,13 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
+from slurmspec.cluster.errors import ProfileError  # noqa: F401 - the contract names it here too
+from slurmspec.cluster.release import target_release
 from slurmspec.kinds import EnforcePartLimits
 
 if TYPE_CHECKING:  # pragma: no cover
     from slurmspec.version import Version
-
-frozen = attrs.frozen
-
-
-class ProfileError(ValueError):
-    """A profile (or scontrol output) that cannot be used; the message names the file and the key or line."""
 
 
 def _names(value: Any) -> tuple[str, ...]:
@@ -57,7 +54,7 @@ class NodeShape:
     cores_per_socket: int
     threads_per_core: int
     memory_mb: int  # RealMemory - MemSpecLimit: what jobs can be given
-    gres: tuple[Gres, ...] = attrs.field(default=(), converter=tuple)
+    gres: tuple[Gres, ...] = attrs.field(default=(), converter=as_tuple)
     features: tuple[str, ...] = attrs.field(default=(), converter=_names)  # AvailableFeatures
     gpu_memory_mb: int | None = None  # never in scontrol output; a site may add it to the profile
 
@@ -124,8 +121,8 @@ class Profile:
     name: str
     source: str  # the file it came from
     config: ClusterConfig
-    shapes: tuple[NodeShape, ...] = attrs.field(converter=tuple)
-    partitions: tuple[Partition, ...] = attrs.field(converter=tuple)
+    shapes: tuple[NodeShape, ...] = attrs.field(converter=as_tuple)
+    partitions: tuple[Partition, ...] = attrs.field(converter=as_tuple)
     policy: Any = None  # slurmspec.cluster.policy.Policy, or None
 
     def partition(self, name: str) -> Partition | None:
@@ -165,13 +162,3 @@ class Profile:
     def _shape_by_node(self) -> dict[str, NodeShape]:
         return {node: shape for shape in self.shapes for node in shape.nodes}
 
-
-def target_release(slurm_version: str) -> "Version":
-    """``"22.05.8"`` -> (22, 5); the newest supported release at or below a version; ValueError below the oldest."""
-    from slurmspec.version import OLDEST, SUPPORTED, format_version, parse_version
-
-    major, minor = (int(part) for part in slurm_version.split(".")[:2])
-    below = [parse_version(v) for v in SUPPORTED if parse_version(v) <= (major, minor)]
-    if not below:
-        raise ValueError(f"Slurm {slurm_version} is older than {format_version(OLDEST)}, the oldest release slurmspec models")
-    return below[-1]

@@ -26,9 +26,12 @@ from __future__ import annotations
 import os
 from typing import Any, Callable
 
-from slurmspec.cluster.hostlist import HostlistError, compress_hostlist, expand_hostlist, sorted_hostnames
-from slurmspec.cluster.profile import ClusterConfig, NodeShape, Partition, Profile, ProfileError, target_release
-from slurmspec.cluster.units import format_minutes, parse_gres, parse_megabytes, parse_minutes
+import attrs
+
+from slurmspec.cluster.hostlist import HostlistError, expand_hostlist, sorted_hostnames
+from slurmspec.cluster.profile import ClusterConfig, NodeShape, Partition, Profile, ProfileError
+from slurmspec.cluster.release import target_release
+from slurmspec.cluster.units import parse_gres, parse_megabytes, parse_minutes
 from slurmspec.kinds import EnforcePartLimits
 
 TOP_KEYS = ("name", "config", "shape", "partition", "policy")
@@ -145,10 +148,14 @@ def loads_profile(text: str, source: str = "<profile>") -> Profile:
     if len(set(names)) != len(names):
         twice = next(n for n in names if names.count(n) > 1)
         raise ProfileError(f"{source}: partition {twice} is described twice")
-    policy = None
+    profile = Profile(name=name, source=source, config=config, shapes=shapes, partitions=partitions)
     if "policy" in document:
-        policy = _policy(top.get("policy", dict), source)
-    return Profile(name=name, source=source, config=config, shapes=shapes, partitions=partitions, policy=policy)
+        from slurmspec.cluster.policy import check_policy, parse_policy
+
+        policy = parse_policy(top.get("policy", dict), source)
+        check_policy(policy, profile)  # a misspelt partition or GPU type would silently never apply
+        profile = attrs.evolve(profile, policy=policy)
+    return profile
 
 
 def _array(top: _Table, key: str) -> list:
@@ -157,12 +164,6 @@ def _array(top: _Table, key: str) -> list:
         if not isinstance(table, dict):
             raise top.error(f"{key}[{index}]", f"must be a table ([[{key}]])")
     return tables
-
-
-def _policy(table: dict, source: str):
-    from slurmspec.cluster.policy import parse_policy
-
-    return parse_policy(table, source)
 
 
 _CONFIG_KEYS = (
@@ -279,42 +280,6 @@ def _partition(t: _Table, every: tuple[str, ...], known: set[str]) -> Partition:
 
 def dump_profile(profile: Profile) -> str:
     """The profile as TOML that ``load_profile`` reads back to an equal profile (its policy is not written)."""
-    from slurmspec.cluster.toml_out import document
+    from slurmspec.cluster.toml_out import profile_toml
 
-    config = profile.config
-    out = document(f"Cluster profile {profile.name!r} for slurmspec (`slurmspec lint --cluster FILE`); see docs/cluster.md.")
-    out.pair("name", profile.name)
-    out.table("config")
-    out.pairs((
-        ("slurm-version", config.slurm_version), ("cluster-name", config.cluster_name),
-        ("enforce-part-limits", config.enforce_part_limits.value), ("max-array-size", config.max_array_size),
-        ("max-job-count", config.max_job_count), ("preempt-type", config.preempt_type),
-        ("preempt-mode", config.preempt_mode), ("def-mem-per-cpu", config.def_mem_per_cpu),
-        ("def-mem-per-node", config.def_mem_per_node), ("max-mem-per-cpu", config.max_mem_per_cpu),
-        ("max-mem-per-node", config.max_mem_per_node), ("select-type", config.select_type),
-        ("select-type-parameters", config.select_type_parameters), ("gres-types", config.gres_types),
-    ))
-    for shape in profile.shapes:
-        out.array_table("shape")
-        out.pairs((
-            ("nodes", compress_hostlist(shape.nodes)), ("cpus", shape.cpus), ("boards", shape.boards),
-            ("sockets", shape.sockets), ("cores-per-socket", shape.cores_per_socket),
-            ("threads-per-core", shape.threads_per_core), ("memory", shape.memory_mb),
-            ("gres", tuple(str(g) for g in shape.gres)), ("features", shape.features),
-            ("gpu-memory", shape.gpu_memory_mb),
-        ))
-    for part in profile.partitions:
-        out.array_table("partition")
-        out.pairs((
-            ("name", part.name), ("nodes", compress_hostlist(part.nodes)), ("default", part.default),
-            ("state", part.state), ("max-time", format_minutes(part.max_time)),
-            ("default-time", None if part.default_time is None else format_minutes(part.default_time)),
-            ("min-nodes", part.min_nodes), ("max-nodes", part.max_nodes),
-            ("max-cpus-per-node", part.max_cpus_per_node), ("def-mem-per-cpu", part.def_mem_per_cpu),
-            ("def-mem-per-node", part.def_mem_per_node), ("def-mem-per-gpu", part.def_mem_per_gpu),
-            ("max-mem-per-cpu", part.max_mem_per_cpu), ("max-mem-per-node", part.max_mem_per_node),
-            ("allow-accounts", part.allow_accounts), ("deny-accounts", part.deny_accounts),
-            ("allow-groups", part.allow_groups), ("allow-qos", part.allow_qos), ("deny-qos", part.deny_qos),
-            ("oversubscribe", part.oversubscribe), ("qos", part.qos), ("preempt-mode", part.preempt_mode),
-        ))
-    return out.text()
+    return profile_toml(profile)

@@ -17,11 +17,12 @@ MARKER = "# slurmspec-spec: "
 BODY_SECTIONS = ("launch", "env", "staging", "checkpoint", "monitor", "chain")
 
 
-def emit(spec: Spec, base: Path | None = None, version: Version = NEWEST) -> str:
-    """The script text for Slurm ``version``. ``base`` is the folder a ``[body] file`` is relative to."""
+def emit(spec: Spec, base: Path | None = None, version: Version = NEWEST, gpu_form=None) -> str:
+    """The script text for Slurm ``version``. ``base`` is the folder a ``[body] file`` is relative to;
+    ``gpu_form`` is how the cluster wants the GPUs written (``slurmspec.emit.cluster_fit.gpu_form``)."""
     from slurmspec.emit.header import header_lines
 
-    text = "\n".join(header_lines(spec)) + "\n"
+    text = "\n".join(header_lines(spec, gpu_form)) + "\n"
     body = spec.section("body")
     if body is not None:
         if "script" in body:

@@ -11,10 +11,11 @@ from slurmspec.spec.values import option_text
 DEFAULT_SHEBANG = "#!/bin/bash"
 
 
-def header_lines(spec: Spec) -> list[str]:
+def header_lines(spec: Spec, gpu_form=None) -> list[str]:
+    """The header lines; ``gpu_form`` (``slurmspec.emit.cluster_fit.GpuForm``) is how a cluster wants GPUs written."""
     lines = [spec.get("sbatch", "shebang", DEFAULT_SHEBANG)]
     lines.extend(spec.get("sbatch", "lines", ()))
-    gpu_type = spec.get("resources", "gpu_type")
+    gpu_type = spec.get("resources", "gpu_type") if gpu_form is None else gpu_form.gpu_type
     for section_name in ("job", "resources"):
         section = spec.section(section_name)
         if section is None:
@@ -25,6 +26,10 @@ def header_lines(spec: Spec) -> list[str]:
             value = section.get(field.key)
             if field.key == "requeue":
                 lines.append(f"#SBATCH --{'requeue' if value else 'no-requeue'}")
+                continue
+            if field.key == "gpus_per_node" and gpu_form is not None and gpu_form.option == "gres":
+                lines.append("#SBATCH " + directive_option("gres", ":".join(["gpu", *([gpu_type] if gpu_type else []),
+                                                                              str(value)])))
                 continue
             lines.append("#SBATCH " + directive_option(field.option, option_text(field, value, gpu_type)))
     lines.extend(_raw(spec.get("sbatch", "options", ())))

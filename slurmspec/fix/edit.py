@@ -17,11 +17,12 @@ from typing import Any
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
 from slurmspec.kinds import Applicability
 from slurmspec.span import Span
 
 
-@attrs.frozen
+@frozen
 class Edit:
     """Replace ``span`` (character offsets of the decoded text) with ``text``; an empty span inserts."""
 
@@ -32,10 +33,10 @@ class Edit:
         return {**self.span.to_dict(), "text": self.text}
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class Fix:
     title: str  # imperative, shown to the user: "Convert DOS line breaks to \\n"
-    edits: tuple[Edit, ...] = attrs.field(converter=tuple)
+    edits: tuple[Edit, ...] = attrs.field(converter=as_tuple)
     applicability: Applicability = attrs.field(default=Applicability.SAFE, converter=Applicability)
     # The fix only makes sbatch read text the user wrote and sbatch skipped (a late directive
     # moved into the header, a near-miss made a directive, a byte order mark replaced by a

@@ -28,6 +28,7 @@ import attrs
 
 from slurmspec.fix.apply import apply_edits, choose
 from slurmspec.fix.edit import Fix
+from slurmspec.frozen import frozen
 from slurmspec.kinds import Severity
 from slurmspec.lint.diagnostic import Diagnostic
 
@@ -37,14 +38,14 @@ MAX_ROUNDS = 20
 Linter = Callable[[str], tuple[str, list[Diagnostic]]]
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class Applied:
     code: str
     name: str
     title: str
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class FixOutcome:
     original: str
     text: str  # the fixed text; equal to ``original`` when nothing changed or fixing failed

@@ -5,6 +5,8 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover
+    from typing import Mapping, Sequence
+
     from slurmspec.cluster.policy import Policy
     from slurmspec.cluster.profile import Profile
     from slurmspec.lint.diagnostic import Diagnostic
@@ -14,6 +16,7 @@ if TYPE_CHECKING:  # pragma: no cover
 def lint_text(
     source: str | bytes, path: str | None = None, version: "Version | None" = None, *, shellcheck: bool = False,
     cluster: "Profile | None" = None, policy: "Policy | None" = None,
+    argv: "Sequence[str] | None" = None, environ: "Mapping[str, str] | None" = None,
 ) -> list["Diagnostic"]:
     """Parse and lint one script with every rule (and ShellCheck on the body, if asked).
 
@@ -21,6 +24,9 @@ def lint_text(
     ``shellcheck=True`` it raises ``ShellCheckError`` when ShellCheck cannot run.
     ``cluster`` is a profile (``slurmspec.cluster.load_profile``) for the cluster
     rules; without ``version`` the profile's Slurm release is targeted, else the newest.
+    ``argv`` (sbatch's arguments before the script) and ``environ`` (its environment; only
+    the ``SBATCH_*`` variables it reads count) lint the request as sbatch will see it
+    (``slurmspec.invocation``); a stray argument raises ``InvocationError``.
     """
     from slurmspec.lint.engine import lint_script, too_large_finding
     from slurmspec.lint.limits import MAX_SCRIPT_BYTES, head_of
@@ -39,7 +45,12 @@ def lint_text(
         from slurmspec.lint.shellcheck import ShellCheck
 
         checker = ShellCheck(cwd=os.path.dirname(os.path.abspath(path)) if path else None)
-    return lint_script(parse_script(source, path, version or NEWEST), shellcheck=checker, cluster=cluster, policy=policy)
+    script = parse_script(source, path, version or NEWEST)
+    if argv is not None or environ is not None:
+        from slurmspec.invocation.submission import Invocation
+
+        script = Invocation(argv or (), environ or {}).apply(script)
+    return lint_script(script, shellcheck=checker, cluster=cluster, policy=policy)
 
 
 def refuses(diagnostics: list["Diagnostic"]) -> bool:

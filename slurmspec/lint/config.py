@@ -10,6 +10,7 @@ folder ``slurmspec.toml`` is preferred). Keys::
     fail-on = "warning"                # error | warning | info
     slurm-version = "23.02"            # a string: 23.02 unquoted is a TOML float
     cluster = "profiles/hpc.toml"      # cluster profile (docs/cluster.md), relative to this file
+    [policy]                           # site policy (docs/policy.md), or policy = "site-policy.toml"
     shellcheck = true                  # also run ShellCheck on the body (SCxxxx codes)
     output-format = "concise"          # lint --format default; read from the working folder's config
     [severity]                         # [tool.slurmspec.severity] in pyproject.toml
@@ -29,13 +30,14 @@ from typing import Any, Iterable
 
 import attrs
 
+from slurmspec.frozen import frozen
 from slurmspec.lint.diagnostic import SEVERITIES
 from slurmspec.version import Version
 
 CONFIG_NAMES = ("slurmspec.toml", "pyproject.toml")
 KEYS = (
     "select", "extend-select", "ignore", "severity", "fail-on", "slurm-version", "per-file-ignores", "shellcheck",
-    "output-format", "cluster",
+    "output-format", "cluster", "policy",
 )
 
 
@@ -43,7 +45,7 @@ class ConfigError(Exception):
     """A configuration file that cannot be used; the CLI turns it into exit code 2."""
 
 
-@attrs.frozen
+@frozen
 class Config:
     path: str | None = None  # the file it came from; None for the defaults
     select: tuple[str, ...] = ()
@@ -56,6 +58,7 @@ class Config:
     shellcheck: bool | None = None  # None: not set here (off unless --shellcheck)
     output_format: str | None = None  # None: text on a terminal, else concise
     cluster: str | None = None  # the cluster profile's path, made absolute (relative to the config file)
+    policy: Any = None  # slurmspec.cluster.policy.Policy: the [policy] table, or the one of the file it names
 
     @property
     def root(self) -> str:
@@ -198,6 +201,8 @@ def _build(path: str, prefix: str, table: dict[str, Any]) -> Config:
         if not isinstance(table["shellcheck"], bool):
             raise fail("shellcheck", "must be true or false")
         fields["shellcheck"] = table["shellcheck"]
+    if "policy" in table:
+        fields["policy"] = _policy(path, prefix, table["policy"], fail)
     if "cluster" in table:
         if not isinstance(table["cluster"], str) or not table["cluster"].strip():
             raise fail("cluster", 'must be the path of a cluster profile, e.g. "profiles/hpc.toml"')
@@ -227,6 +232,31 @@ def _build(path: str, prefix: str, table: dict[str, Any]) -> Config:
             (pattern, selectors(f'per-file-ignores."{pattern}"', codes)) for pattern, codes in globs.items()
         )
     return Config(**fields)
+
+
+def _policy(path: str, prefix: str, value: Any, fail):
+    """``[policy]`` here, or ``policy = "file.toml"``: a file (relative to this one) holding a ``[policy]`` table."""
+    from slurmspec.cluster.policy import parse_policy
+    from slurmspec.cluster.profile import ProfileError
+
+    try:
+        if isinstance(value, dict):
+            return parse_policy(value, path, prefix=prefix)
+        if not isinstance(value, str) or not value.strip():
+            raise fail("policy", 'must be a [policy] table or the path of a file holding one, e.g. "site-policy.toml"')
+        source = os.path.join(os.path.dirname(os.path.abspath(path)), os.path.expanduser(value))
+        try:
+            with open(source, "rb") as handle:
+                document = _toml().loads(handle.read().decode("utf-8"))
+        except OSError as exc:
+            raise fail("policy", f"cannot read {source}: {exc.strerror or exc}") from None
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise fail("policy", f"{source} is not a TOML file: {exc}") from None
+        if not isinstance(document.get("policy"), dict):
+            raise fail("policy", f"{source} has no [policy] table")
+        return parse_policy(document["policy"], source)
+    except ProfileError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def check_selector(selector: str, fail) -> None:

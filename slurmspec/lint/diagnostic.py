@@ -6,6 +6,7 @@ from typing import Any
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
 from slurmspec.kinds import Family, Outcome, Severity
 from slurmspec.span import Span
 
@@ -16,7 +17,7 @@ def severity_rank(severity: str) -> int:
     return Severity(severity).rank
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class Diagnostic:
     code: str  # stable public code, e.g. "SB001"
     name: str  # kebab-case rule name, e.g. "unknown-option"
@@ -28,7 +29,7 @@ class Diagnostic:
     outcome: Outcome | None = attrs.field(default=None, converter=attrs.converters.optional(Outcome))
     path: str | None = None
     fix: Any = None  # a slurmspec.fix.edit.Fix, or None when no fix is offered
-    notes: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    notes: tuple[str, ...] = attrs.field(default=(), converter=as_tuple)
 
     @property
     def sort_key(self) -> tuple:

@@ -121,6 +121,11 @@ def lint_script(
     if shellcheck is not None:
         found.extend(shellcheck.run(script))
         wanted = _WithShellCheck(wanted, shellcheck)
+    invoked: list[Diagnostic] = []
+    if script.invocation is not None:  # findings in the sbatch environment or command line
+        from slurmspec.invocation.findings import split_by_origin
+
+        found, invoked = split_by_origin(script, found)
     if suppress:
         from slurmspec.lint import suppress as suppression
 
@@ -129,6 +134,10 @@ def lint_script(
             return context.found.pop()
 
         found = suppression.apply(script, found, table, wanted, report)
+    if script.invocation is not None:
+        from slurmspec.invocation.findings import settle
+
+        found = settle(script, found + invoked)
     if severity:
         found = [
             attrs.evolve(d, severity=severity[d.code]) if d.code in severity else d for d in found

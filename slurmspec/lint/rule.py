@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 import attrs
 
+from slurmspec.frozen import frozen
 from slurmspec.kinds import Family, Fixability, Outcome, Severity
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -37,7 +38,7 @@ REFUSING_FAMILIES = frozenset({Family.PARSE, Family.REJECT})
 Checker = Callable[["Context"], None]
 
 
-@attrs.frozen
+@frozen
 class Rule:
     code: str
     name: str

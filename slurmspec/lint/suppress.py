@@ -28,6 +28,7 @@ from typing import Iterator
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
 from slurmspec.model.script import LineKind, Script
 from slurmspec.span import Span
 
@@ -45,7 +46,7 @@ _SHELLCHECK_CODE = re.compile(r"SC\d{4}")
 _WORD_BREAK = " \t\n;&|()<>"
 
 
-@attrs.frozen
+@frozen
 class Item:
     """One entry between the brackets, with its own span for precise reports."""
 
@@ -53,25 +54,25 @@ class Item:
     span: Span
 
 
-@attrs.frozen
+@frozen
 class Suppression:
     kind: str  # "line" or "file"
     span: Span  # the whole comment from the marker's "#" to the end of the directive
-    items: tuple[Item, ...] = attrs.field(converter=tuple)
+    items: tuple[Item, ...] = attrs.field(converter=as_tuple)
     lines: frozenset[int] = frozenset()  # physical lines covered; empty for "file"
     reason: str = ""
 
 
-@attrs.frozen
+@frozen
 class Malformed:
     span: Span
     message: str
 
 
-@attrs.frozen
+@frozen
 class Found:
-    suppressions: tuple[Suppression, ...] = attrs.field(converter=tuple)
-    malformed: tuple[Malformed, ...] = attrs.field(converter=tuple)
+    suppressions: tuple[Suppression, ...] = attrs.field(converter=as_tuple)
+    malformed: tuple[Malformed, ...] = attrs.field(converter=as_tuple)
 
 
 _NOTHING = Found((), ())

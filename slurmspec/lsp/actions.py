@@ -37,9 +37,9 @@ def wants(only: Sequence[str] | None, kind: str) -> bool:
 class ActionBuilder:
     """Builds actions for one lint result; ``versioned``: the client takes ``documentChanges``."""
 
-    def __init__(self, result: LintResult, versioned: bool) -> None:
+    def __init__(self, result: LintResult, encoding: str, versioned: bool) -> None:
         self.result = result
-        self.positions = PositionMap(result.snapshot.text, _encoding_of(result))
+        self.positions = PositionMap(result.snapshot.text, encoding)
         self.versioned = versioned
 
     def workspace_edit(self, edits: Iterable[Edit]) -> types.WorkspaceEdit:
@@ -57,11 +57,29 @@ class ActionBuilder:
         snapshot = self.result.snapshot
         return to_lsp(diagnostic, index, snapshot.version, self.result.script, self.positions, snapshot.uri)
 
-    def for_range(self, start: int, end: int, only: Sequence[str] | None) -> list[types.CodeAction]:
+    def _named(self, context: Sequence[types.Diagnostic]) -> set[int]:
+        """Our findings among the diagnostics the client sent (by the ``data`` we gave it, else code and range)."""
+        version = self.result.snapshot.version
+        named = set()
+        for sent in context:
+            data = sent.data if isinstance(sent.data, dict) else {}
+            if data.get("version") == version and isinstance(data.get("index"), int):
+                named.add(data["index"])
+                continue
+            for index, diagnostic in enumerate(self.result.diagnostics):
+                if diagnostic.code == sent.code and \
+                        self.positions.range(diagnostic.span.start, diagnostic.span.end) == sent.range:
+                    named.add(index)
+        return named
+
+    def for_range(self, start: int, end: int, only: Sequence[str] | None,
+                  context: Sequence[types.Diagnostic] = ()) -> list[types.CodeAction]:
+        """Actions for the findings under the range, and for those the client names (the cursor's line)."""
         actions: list[types.CodeAction] = []
         offered: list[object] = []
+        named = self._named(context)
         for index, diagnostic in enumerate(self.result.diagnostics):
-            if not _touches(diagnostic, start, end):
+            if index not in named and not _touches(diagnostic, start, end):
                 continue
             lsp_diagnostic = self._lsp(index, diagnostic)
             fix = diagnostic.fix
@@ -139,9 +157,3 @@ def _smallest_edit(result: LintResult, fixed: str) -> Edit:
     script = result.script
     return Edit(script.span(head, len(original) - tail), fixed[head:len(fixed) - tail])
 
-
-def _encoding_of(result: LintResult) -> str:
-    return getattr(result, "encoding", None) or ENCODING[0]
-
-
-ENCODING = ["utf-16"]  # set by the server once the position encoding is negotiated

@@ -13,6 +13,7 @@ from typing import Sequence
 
 import attrs
 
+from slurmspec.frozen import frozen
 from slurmspec.lint.diagnostic import Diagnostic
 from slurmspec.lint.shellcheck import ShellCheck, to_diagnostics
 from slurmspec.lsp.documents import Snapshot
@@ -20,7 +21,7 @@ from slurmspec.lsp.settings import LintSettings
 from slurmspec.model.script import Script
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class LintResult:
     snapshot: Snapshot
     script: Script | None  # None when the document is not a batch script or the configuration is broken

@@ -19,6 +19,7 @@ from typing import Iterable
 import attrs
 from lsprotocol import types
 
+from slurmspec.frozen import frozen
 from slurmspec.lsp.positions import UTF16, PositionMap
 
 # A document is linted when its name says it is a batch script, or when it has a
@@ -28,7 +29,7 @@ SCRIPT_SUFFIXES = (".sbatch", ".slurm", ".sub", ".job")
 DIRECTIVE_MARK = "#SBATCH"
 
 
-@attrs.frozen
+@frozen
 class Snapshot:
     """One version of one document, safe to hand to a worker thread."""
 

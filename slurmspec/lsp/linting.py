@@ -24,7 +24,7 @@ from lsprotocol import types
 from slurmspec.lsp.analysis import LintResult, lint_snapshot
 from slurmspec.lsp.diagnostics import all_to_lsp, configuration_problem
 from slurmspec.lsp.documents import Document, Documents
-from slurmspec.lsp.settings import ConfigSource
+from slurmspec.lsp.settings import ConfigSource, LintSettings
 
 DEBOUNCE_SECONDS = 0.2
 log = logging.getLogger("slurmspec.lsp")
@@ -36,7 +36,7 @@ class Linter:
                  warn: Callable[[str], None]) -> None:
         self.documents, self.configs = documents, configs
         self._publish, self._warn = publish, warn
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="slurmspec-lint")
+        self.executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="slurmspec-lint")
         self._tasks: dict[str, asyncio.Task] = {}
         self._results: dict[str, LintResult] = {}
         self._warned: set[str] = set()
@@ -68,15 +68,19 @@ class Linter:
             return cached
         snapshot = document.snapshot()
         settings = self.configs.settings_for(snapshot.path)
-        result = await asyncio.get_running_loop().run_in_executor(self._executor, lint_snapshot, snapshot, settings)
-        if self._current(result):
+        result = await asyncio.get_running_loop().run_in_executor(self.executor, lint_snapshot, snapshot, settings)
+        if self.is_current(result):
             self._results[document.uri] = result
         return result
 
-    def cached(self, uri: str) -> LintResult | None:
-        return self._results.get(uri)
+    def settings_of(self, document: Document) -> LintSettings:
+        """The settings the document was last linted with, else found now."""
+        cached = self._results.get(document.uri)
+        if cached is not None:
+            return cached.settings
+        return self.configs.settings_for(document.snapshot().path)
 
-    def _current(self, result: LintResult) -> bool:
+    def is_current(self, result: LintResult) -> bool:
         document = self.documents.get(result.snapshot.uri)
         return document is not None and document.version == result.snapshot.version \
             and document.text == result.snapshot.text
@@ -91,8 +95,8 @@ class Linter:
             snapshot = document.snapshot()
             loop = asyncio.get_running_loop()
             settings = self.configs.settings_for(snapshot.path)
-            result = await loop.run_in_executor(self._executor, lint_snapshot, snapshot, settings)
-            if not self._current(result):
+            result = await loop.run_in_executor(self.executor, lint_snapshot, snapshot, settings)
+            if not self.is_current(result):
                 return
             self._results[uri] = result
             self._send(document, result)
@@ -120,8 +124,8 @@ class Linter:
             self._warn_once(str(exc))
             return
         loop = asyncio.get_running_loop()
-        full = await loop.run_in_executor(self._executor, lint_snapshot, snapshot, settings, comments)
-        if self._current(full):
+        full = await loop.run_in_executor(self.executor, lint_snapshot, snapshot, settings, comments)
+        if self.is_current(full):
             self._results[document.uri] = full
             self._send(document, full)
 
@@ -144,4 +148,4 @@ class Linter:
     def shutdown(self) -> None:
         for uri in list(self._tasks):
             self.cancel(uri)
-        self._executor.shutdown(wait=False, cancel_futures=True)
+        self.executor.shutdown(wait=False, cancel_futures=True)

@@ -18,12 +18,13 @@ from typing import Mapping
 
 import attrs
 
+from slurmspec.frozen import frozen
 from slurmspec.lint.config import DEFAULT, Config, ConfigError, find_config, load_config
 from slurmspec.lint.context import FileSystem
 from slurmspec.version import NEWEST, Version
 
 
-@attrs.frozen(eq=False)
+@frozen(eq=False)
 class LintSettings:
     """Everything one lint needs besides the text; ``error`` is a configuration that cannot be used."""
 

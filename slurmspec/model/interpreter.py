@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
 from slurmspec.span import Span
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -28,7 +29,7 @@ _BLANKS = " \t"
 _ENV_VALUED = frozenset("uCPS")
 
 
-@attrs.frozen
+@frozen
 class Interpreter:
     """The `#!` line of a script, split as the kernel splits it.
 
@@ -49,7 +50,7 @@ class Interpreter:
     argument_span: Span | None
     program: str | None
     split: bool = False
-    words: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    words: tuple[str, ...] = attrs.field(default=(), converter=as_tuple)
     comment: int | None = None  # offset in ``argument`` of a `#` word, which the kernel passes on
 
     @property

@@ -30,6 +30,7 @@ import attrs
 
 from slurmspec.body.model import Launch
 from slurmspec.body.typed import as_int, gpu_count
+from slurmspec.frozen import frozen
 from slurmspec.model.job_types import GpuBind
 
 # Options sbatch exports for srun to read back, and those srun understands on its line.
@@ -40,7 +41,7 @@ COUNT_OPTIONS = ("gpus", "gpus-per-node", "gpus-per-task", "ntasks-per-gpu", "gr
                  "tres-per-task")
 
 
-@attrs.frozen
+@frozen
 class GpuOptions:
     """GPU options in effect for a job or a step; ``None`` means "not given", ``UNKNOWN`` "not a literal"."""
 

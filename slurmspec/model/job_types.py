@@ -10,9 +10,10 @@ from __future__ import annotations
 import attrs
 
 from slurmspec.body.model import Launch
+from slurmspec.frozen import frozen
 
 
-@attrs.frozen
+@frozen
 class GpuBind:
     """How a step's GPUs are split between the tasks of a node (``--gpu-bind`` and what implies it).
 
@@ -26,7 +27,7 @@ class GpuBind:
     ids: tuple[int, ...] = ()  # map_gpu:<ids>
 
 
-@attrs.frozen
+@frozen
 class Component:
     """What one hetjob component asks for (a plain job has one component, index 0)."""
 
@@ -57,7 +58,7 @@ class Component:
         return bool(self.gpus_per_node) or bool(self.gpus_total)
 
 
-@attrs.frozen
+@frozen
 class Task:
     """One task of a step: its rank, local rank, node index and the GPUs it can see.
 
@@ -72,7 +73,7 @@ class Task:
     gpus: tuple[int, ...] | None = None
 
 
-@attrs.frozen
+@frozen
 class Step:
     """One launch statement of the body and what it starts.
 
@@ -109,7 +110,7 @@ class Step:
         return self.srun is None
 
 
-@attrs.frozen
+@frozen
 class JobModel:
     """What the job will do: its components and one step per launch statement, in file order."""
 

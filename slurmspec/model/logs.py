@@ -27,6 +27,7 @@ from typing import TYPE_CHECKING, Iterable, Protocol
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
 from slurmspec.model.values.filename import FilenamePattern, parse_filename
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -49,7 +50,7 @@ class FileSystemLike(Protocol):
     def isfile(self, path: str) -> bool: ...
 
 
-@attrs.frozen
+@frozen
 class Piece:
     """A stretch of an expanded name: literal text, or one `%` pattern."""
 
@@ -59,7 +60,7 @@ class Piece:
     width: int | None = None  # zero padding asked for (`%4j`)
 
 
-@attrs.frozen
+@frozen
 class Base:
     """Where a component's relative names resolve: folders that exist here, best first."""
 
@@ -69,7 +70,7 @@ class Base:
     absolute: bool = False  # `--chdir` is an absolute path
 
 
-@attrs.frozen
+@frozen
 class LogFile:
     """One standard stream of one hetjob component."""
 
@@ -78,7 +79,7 @@ class LogFile:
     written: str  # the name as written, or Slurm's default
     setting: Setting | None  # the option that decides it; None for a default
     follows_output: bool  # `--error` not given: standard error goes to the `--output` file
-    pieces: tuple[Piece, ...] = attrs.field(converter=tuple)
+    pieces: tuple[Piece, ...] = attrs.field(converter=as_tuple)
     job_name: str | None  # the value of `%x` (None: unknown, e.g. a script read from standard input)
     named: bool  # True: `%x` comes from `--job-name`; False: from the script's file name
     base: Base

@@ -10,6 +10,7 @@ from functools import lru_cache
 
 import attrs
 
+from slurmspec.frozen import frozen
 from slurmspec.gates import (
     EXPORT_FILE_REMOVED,
     EXPORT_FILE_RESTORED,
@@ -198,7 +199,7 @@ def _version(text: str) -> Version:
     return int(major), int(minor)
 
 
-@attrs.frozen
+@frozen
 class OptionSpec:
     """One sbatch option as Slurm's option table defines it."""
 

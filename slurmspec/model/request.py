@@ -11,22 +11,24 @@ inherited by later hetjob components unless they set them again.
 
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any, Iterable
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
 from slurmspec.gates import HINT_DROPPED_BY_MORE_OPTIONS, MAIL_TYPE_LAST_WINS
 from slurmspec.model.script import Directive
 from slurmspec.version import Version
 
 
-@attrs.frozen
+@frozen
 class Setting:
     """The effective value of one option in one component."""
 
     name: str
     directive: Directive  # the occurrence that decided the value
-    overridden: tuple[Directive, ...] = attrs.field(converter=tuple)  # earlier ones it replaced
+    overridden: tuple[Directive, ...] = attrs.field(converter=as_tuple)  # earlier ones it replaced
     value: Any  # typed value; the raw string when untyped; True for flags
     inherited: bool = False  # carried over from an earlier hetjob component
 
@@ -35,18 +37,23 @@ class Setting:
         return self.directive.value
 
 
-@attrs.frozen
+@frozen
 class JobRequest:
     """Everything one component asks for, by canonical long option name."""
 
     component: int
-    settings: tuple[Setting, ...] = attrs.field(converter=tuple)
+    settings: tuple[Setting, ...] = attrs.field(converter=as_tuple)
 
     def get(self, name: str) -> Setting | None:
+        return self._by_name.get(name)
+
+    @cached_property
+    def _by_name(self) -> dict[str, Setting]:
+        # Rules ask for settings by name tens of times per script; the first of a name answers.
+        found: dict[str, Setting] = {}
         for setting in self.settings:
-            if setting.name == name:
-                return setting
-        return None
+            found.setdefault(setting.name, setting)
+        return found
 
     def has(self, name: str) -> bool:
         return self.get(name) is not None

@@ -7,12 +7,14 @@ from typing import TYPE_CHECKING, Any
 
 import attrs
 
-from slurmspec.kinds import IssueKind
+from slurmspec.frozen import as_tuple, frozen
+from slurmspec.kinds import IssueKind, Origin
 from slurmspec.span import LineIndex, Span
 from slurmspec.version import Version
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from slurmspec.body.launch import BodyInfo
+    from slurmspec.invocation.layer import InvocationLayer
     from slurmspec.model.options import OptionSpec
     from slurmspec.model.request import JobRequest
     from slurmspec.model.values._base import Parsed
@@ -31,7 +33,7 @@ class LineKind:
     COMMAND = "command"  # shell; may span several physical lines via "\"
 
 
-@attrs.frozen
+@frozen
 class Line:
     """One logical line: its text without the newline, plus the newline itself.
 
@@ -49,7 +51,7 @@ class Line:
         return self.span.line
 
 
-@attrs.frozen
+@frozen
 class Word:
     """One argument word of a directive line, after sbatch's tokenising.
 
@@ -61,23 +63,23 @@ class Word:
     value: str
     raw: str
     span: Span
-    offsets: tuple[int, ...] = attrs.field(converter=tuple, repr=False)
+    offsets: tuple[int, ...] = attrs.field(converter=as_tuple, repr=False)
 
 
-@attrs.frozen
+@frozen
 class DirectiveLine:
     """A ``#SBATCH`` (or legacy ``#SLURM``) line and the words sbatch reads from it."""
 
     line: Line
     prefix: str
-    words: tuple[Word, ...] = attrs.field(converter=tuple)
+    words: tuple[Word, ...] = attrs.field(converter=as_tuple)
     comment: Span | None
     in_header: bool  # False: after the first command, so sbatch never reads it
     component: int
     separator: bool  # a "hetjob"/"packjob" line that starts the next component
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class Directive:
     """One option occurrence, as getopt_long split the directive words.
 
@@ -105,7 +107,7 @@ class Directive:
         return self.option.long
 
 
-@attrs.frozen
+@frozen
 class ParseIssue:
     """Something sbatch would stumble on while reading the directives."""
 
@@ -114,35 +116,38 @@ class ParseIssue:
     span: Span
     component: int
     ignored: bool = False  # on a line sbatch never reads
-    candidates: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    candidates: tuple[str, ...] = attrs.field(default=(), converter=as_tuple)
 
 
-@attrs.frozen
+@frozen
 class Component:
     """One hetjob component (a plain job has exactly one)."""
 
     index: int
-    directives: tuple[Directive, ...] = attrs.field(converter=tuple)
+    directives: tuple[Directive, ...] = attrs.field(converter=as_tuple)
     request: JobRequest
 
 
-@attrs.frozen(kw_only=True)
+@frozen(kw_only=True)
 class Script:
     """A parsed batch script. ``to_text()`` gives back the exact input text."""
 
     path: str | None
     version: Version
-    lines: tuple[Line, ...] = attrs.field(converter=tuple)
-    directive_lines: tuple[DirectiveLine, ...] = attrs.field(converter=tuple)
-    directives: tuple[Directive, ...] = attrs.field(converter=tuple)
-    components: tuple[Component, ...] = attrs.field(converter=tuple)
-    issues: tuple[ParseIssue, ...] = attrs.field(converter=tuple)
+    lines: tuple[Line, ...] = attrs.field(converter=as_tuple)
+    directive_lines: tuple[DirectiveLine, ...] = attrs.field(converter=as_tuple)
+    directives: tuple[Directive, ...] = attrs.field(converter=as_tuple)
+    components: tuple[Component, ...] = attrs.field(converter=as_tuple)
+    issues: tuple[ParseIssue, ...] = attrs.field(converter=as_tuple)
     header_end: int  # offset of the first command line, or len(text) if none
     index: LineIndex = attrs.field(eq=False, repr=False)
     source: str = attrs.field(eq=False, repr=False)  # the decoded input, for snippets
     # True when the input was bytes that were not valid UTF-8; they survive as
     # lone surrogates (surrogateescape) and come back out in to_bytes().
     had_undecodable_bytes: bool = False
+    # The sbatch command line and environment merged into ``components`` (slurmspec.invocation),
+    # or None. Their occurrences have spans past the end of ``source`` (one offset space).
+    invocation: InvocationLayer | None = attrs.field(default=None, eq=False, repr=False)
 
     @cached_property
     def body(self) -> BodyInfo:
@@ -173,7 +178,13 @@ class Script:
         return self.source[start:] if end == -1 else self.source[start:end]
 
     def span(self, start: int, end: int) -> Span:
+        if self.invocation is not None and start > len(self.source):
+            return self.invocation.span(start, end)  # in the environment or command line
         return self.index.span(start, end)
+
+    def origin_of(self, span: Span) -> Origin:
+        """Where ``span`` is: the script itself, or the environment or command line of its invocation."""
+        return Origin.SCRIPT if self.invocation is None else self.invocation.origin_of(span.start)
 
     def span_in_value(self, directive: "Directive", start: int, end: int) -> Span:
         """The file span of characters ``start:end`` of ``directive``'s value text.

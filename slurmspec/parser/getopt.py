@@ -17,6 +17,7 @@ from typing import Callable
 
 import attrs
 
+from slurmspec.frozen import frozen
 from slurmspec.kinds import IssueKind
 from slurmspec.model.options import NONE, OPTIONAL, PLUGIN_OPTIONS, RENAMED, REQUIRED, SRUN_ONLY, OptionSpec
 from slurmspec.model.options import all_options, by_short_name
@@ -25,7 +26,7 @@ from slurmspec.span import Span
 from slurmspec.version import Version, format_version
 
 
-@attrs.frozen
+@frozen
 class GetoptResult:
     directives: tuple[Directive, ...]
     issues: tuple[ParseIssue, ...]

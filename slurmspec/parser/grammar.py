@@ -12,7 +12,7 @@ file someone else could plant is code they run as you.
 from __future__ import annotations
 
 import re
-from typing import Callable, Optional
+from typing import Callable, Iterator, Optional
 
 from slurmspec.parser import tables
 
@@ -51,16 +51,32 @@ def _feed(stack: list[int], symbol: str) -> None:
             return
 
 
-def line_tokens(text: str) -> list[tuple[str, str, int]]:
+# (stack, symbol) -> stack after the step: what _feed does depends on nothing else, and this
+# grammar's stack stays a few states deep, so after the first lines every step is one lookup.
+_steps: dict[tuple[tuple[int, ...], str], tuple[int, ...]] = {}
+_MAX_STEPS = 4096  # a bound, should a grammar ever grow deep stacks
+
+
+def _step(stack: tuple[int, ...], symbol: str) -> tuple[int, ...]:
+    known = _steps.get((stack, symbol))
+    if known is None:
+        grown = list(stack)
+        _feed(grown, symbol)
+        known = tuple(grown)
+        if len(_steps) < _MAX_STEPS:
+            _steps[stack, symbol] = known
+    return known
+
+
+def iter_tokens(text: str) -> Iterator[tuple[str, str, int]]:
     """The tokens of ``text`` as (type, text, start offset), in order, covering the text exactly.
 
     The grammar accepts every string, so this never raises for valid ``str`` input.
     """
     if not text:
-        return []
+        return
     matchers = _state_matchers()
-    stack = [tables.START_STATE]
-    tokens = []
+    stack: tuple[int, ...] = (tables.START_STATE,)
     position, end = 0, len(text)
     while position < end:
         match = matchers[stack[-1]]
@@ -68,8 +84,13 @@ def line_tokens(text: str) -> list[tuple[str, str, int]]:
         if found is None:
             raise GrammarError(f"grammar/sbatch.lark matches nothing at offset {position} (state {stack[-1]})")
         kind = found.lastgroup
-        _feed(stack, kind)
-        tokens.append((kind, found.group(), position))
-        position = found.end()
-    _feed(stack, _END)
-    return tokens
+        stack = _step(stack, kind)
+        token = found.group()
+        yield kind, token, position
+        position += len(token)
+    _step(stack, _END)
+
+
+def line_tokens(text: str) -> list[tuple[str, str, int]]:
+    """``iter_tokens`` as a list."""
+    return list(iter_tokens(text))

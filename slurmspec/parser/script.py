@@ -31,7 +31,7 @@ def decode(source: str | bytes) -> tuple[str, bool]:
 def parse_script(source: str | bytes, path: str | None = None, version: Version = NEWEST) -> Script:
     text, undecodable = decode(source)
     index = LineIndex(text)
-    lines = split_lines(text, index)
+    lines = split_lines(text)
 
     header_end = len(text)
     in_header = True

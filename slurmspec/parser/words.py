@@ -19,16 +19,21 @@ against a real sbatch:
 
 from __future__ import annotations
 
+import re
+
 import attrs
 
+from slurmspec.frozen import frozen
 from slurmspec.kinds import IssueKind
 from slurmspec.gates import ESCAPED_SPACE_JOINS
 from slurmspec.version import Version
 
 _SPACE = " \t\n\v\f\r"
+# Characters that mean nothing special outside quotes: not a blank, escape, quote or comment.
+_PLAIN_RUN = re.compile(r"[^ \t\n\v\f\r\\\"'#]+")
 
 
-@attrs.frozen
+@frozen
 class RawWord:
     value: str
     start: int  # file offsets of the word's source text
@@ -36,7 +41,7 @@ class RawWord:
     offsets: tuple[int, ...]
 
 
-@attrs.frozen
+@frozen
 class Tokenised:
     words: tuple[RawWord, ...]
     separator: str | None  # "hetjob" / "packjob" if the line starts a new component
@@ -88,6 +93,14 @@ def tokenise(text: str, base: int, version: Version) -> Tokenised:
         quote_start = 0
         hit_comment = False
         while pos < n and (quote or text[pos] not in _SPACE):
+            if not quote:
+                run = _PLAIN_RUN.match(text, pos)  # most words are plain: take them whole
+                if run is not None:
+                    end = run.end()
+                    chars.append(run.group())
+                    offsets.extend(range(base + pos, base + end))
+                    pos = end
+                    continue
             ch = text[pos]
             if ch == "\\":
                 pos += 1

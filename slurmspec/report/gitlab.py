@@ -38,7 +38,7 @@ def _issues(results: Iterable[tuple]) -> Iterator[dict[str, Any]]:
             if path not in report_of:
                 report_of[path] = reports_of.get(path, 0)
                 reports_of[path] = report_of[path] + 1
-            yield _issue(diagnostic, line_of(script, diagnostic.span.line) or "", seen, report_of[path])
+            yield _issue(diagnostic, line_of(script, diagnostic.span.line, diagnostic.path) or "", seen, report_of[path])
 
 
 def _issue(diagnostic: Diagnostic, line_text: str, seen: dict[str, int], report: int = 0) -> dict[str, Any]:

@@ -34,7 +34,7 @@ def _printable(text: str) -> str:
 
 def _snippet(diagnostic: Diagnostic, script: Script | Excerpt | None) -> list[Text]:
     span = diagnostic.span
-    line_text = line_of(script, span.line)
+    line_text = line_of(script, span.line, diagnostic.path)
     if line_text is None:
         return []
     display = _printable(line_text)

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import attrs
 
+from slurmspec.frozen import frozen
+
 # Value types of the table below (also the JSON Schema vocabulary):
 #   str, int (> 0 unless `minimum` says otherwise), bool, list (of strings),
 #   str|int (a number is written as its digits), str|list, map (string -> string),
@@ -17,7 +19,7 @@ STR, INT, BOOL, LIST, STR_INT, STR_LIST, MAP, TABLE = (
     "str", "int", "bool", "list", "str|int", "str|list", "map", "table")
 
 
-@attrs.frozen
+@frozen
 class Field:
     key: str
     type: str

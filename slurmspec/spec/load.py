@@ -17,6 +17,7 @@ from typing import Any
 
 import attrs
 
+from slurmspec.frozen import frozen
 from slurmspec.spec.fields import (ARRAY_SECTIONS, BOOL, INT, LIST, SECTIONS, STR, STR_INT,
                                    STR_LIST, TABLE, Field)
 from slurmspec.spec.locate import did_you_mean, locate
@@ -32,7 +33,7 @@ _TOML_POS = re.compile(r"\(at line (\d+), column (\d+)\)")
 INT_MAX = 2**31 - 1  # Slurm's counts are C ints
 
 
-@attrs.frozen
+@frozen
 class Problem:
     line: int
     column: int

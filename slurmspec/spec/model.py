@@ -11,11 +11,13 @@ from typing import Any, Iterator
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
 
-@attrs.frozen
+
+@frozen
 class Section:
     name: str
-    values: tuple[tuple[str, Any], ...] = attrs.field(converter=tuple)
+    values: tuple[tuple[str, Any], ...] = attrs.field(converter=as_tuple)
     # key -> the typed value the script parser would build (slurmspec.model.values)
     typed: dict[str, Any] = attrs.field(factory=dict, eq=False, hash=False, repr=False)
 
@@ -32,9 +34,9 @@ class Section:
         return dict(self.values)
 
 
-@attrs.frozen
+@frozen
 class Spec:
-    sections: tuple[Section, ...] = attrs.field(converter=tuple)
+    sections: tuple[Section, ...] = attrs.field(converter=as_tuple)
 
     def section(self, name: str) -> Section | None:
         for section in self.sections:

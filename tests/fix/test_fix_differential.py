@@ -1,5 +1,6 @@
-"""Differential test for ``--fix``: a header real sbatch 22.05 accepts, broken only in ways slurmspec can fix,
-is rejected by ``sbatch --test-only`` before ``fix_text(..., unsafe=True)`` and accepted after it.
+"""Differential test for ``--fix``: a header real sbatch accepts, broken only in ways slurmspec can fix,
+is rejected by ``sbatch --test-only`` before ``fix_text(..., unsafe=True)`` and accepted after it; on
+each release of the ``slurm_cluster`` fixture (22.05 and 24.11), slurmspec told the same release.
 
 The headers come from `valid_header_lines()` (tests/strategies.py); the mutations
 from `fixable_cases(valid=True)`: each case has at least one problem sbatch
@@ -27,13 +28,13 @@ from hypothesis import HealthCheck, example, given, settings
 
 from slurmspec.lint import lint_text, refuses
 from tests.fix.support import describe, fix
+from tests import oracle_tally
 from tests.slurm_cluster import SlurmCluster
 from tests.strategies import FIX_KINDS, FIX_KINDS_REJECTED, fixable_cases
 
 pytestmark = pytest.mark.slurm
 
 ARGS = ("--partition=all",)
-VERSION = (22, 5)
 MIN_CASES = 300
 _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture]
 
@@ -47,6 +48,7 @@ def _report(why: str, case, outcome, before, after) -> str:
 
 def test_fixed_scripts_are_accepted_by_sbatch(slurm_cluster: SlurmCluster) -> None:
     tally: Counter[str] = Counter()
+    version, release = slurm_cluster.version, slurm_cluster.release
 
     @settings(max_examples=450, deadline=None, suppress_health_check=_HEALTH)
     @given(case=fixable_cases(valid=True, kinds=FIX_KINDS, required=FIX_KINDS_REJECTED))
@@ -61,26 +63,33 @@ def test_fixed_scripts_are_accepted_by_sbatch(slurm_cluster: SlurmCluster) -> No
     def cases(case) -> None:
         script, kinds = case
         before = slurm_cluster.test_only(script, args=ARGS)
-        outcome = fix(script, unsafe=True, version=VERSION)
+        outcome = fix(script, unsafe=True, version=version)
         assert outcome.failure is None, _report("fixing failed", case, outcome, before, None)
         assert not before.accepted, _report("sbatch accepts the broken script: the strategy is wrong",
                                             case, outcome, before, None)
+        assert refuses(lint_text(script, version=version)), _report(
+            "sbatch rejects the broken script, slurmspec accepts it", case, outcome, before, None)
+        oracle_tally.record("fix", release, accepted=False)  # the broken script
         after = slurm_cluster.test_only(outcome.text, args=ARGS)
-        found = lint_text(outcome.text, version=VERSION)
+        found = lint_text(outcome.text, version=version)
         if refuses(found):
             # A fix revealed a real refusal (a moved line conflicts with another), or was withheld
             # (the respelt option is set elsewhere): sbatch must refuse the result too.
             assert not after.accepted, _report("sbatch accepts what slurmspec still refuses", case, outcome,
                                                before, after)
             tally["revealed a refusal" if refuses(outcome.revealed) else "a fix withheld"] += 1
+            oracle_tally.record("fix", release, accepted=False)  # the fixed script, still refused by both
             return
         assert after.accepted, _report("sbatch rejects the fixed script", case, outcome, before, after)
+        oracle_tally.record("fix", release, accepted=True)
         tally["checked"] += 1
         tally.update(f"kind:{kind}" for kind in kinds)
         tally.update(f"fixed:{a.code}" for a in outcome.applied)
 
     cases()
-    print(f"fix differential: {dict(sorted(tally.items()))}")
+    print(f"fix differential (Slurm {release}): {dict(sorted(tally.items()))}")
+    short = oracle_tally.minimums("fix", release, accepted=MIN_CASES, rejected=MIN_CASES)
+    assert short is None, short
     assert tally["checked"] >= MIN_CASES, f"too few cases reached sbatch before and after fixing: {dict(tally)}"
     # Every kind was exercised, so a kind that stopped being generated is noticed.
     assert {k for k in FIX_KINDS if tally[f"kind:{k}"]} == set(FIX_KINDS), dict(tally)

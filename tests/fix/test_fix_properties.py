@@ -23,7 +23,7 @@ from slurmspec.cli import main
 from slurmspec.fix.apply import choose
 from slurmspec.kinds import Severity
 from slurmspec.parser.script import decode
-from slurmspec.version import NEWEST, OLDEST
+from slurmspec.version import DEFAULT, NEWEST, OLDEST
 from tests.fix.support import RecordingLint, describe, fix
 from tests.strategies import fixable_cases, fixable_scripts, script_bytes
 
@@ -214,7 +214,8 @@ class _Stdio:
        unsafe=st.booleans())
 def test_cli_fix_on_stdin_never_raises(data: bytes, unsafe: bool) -> None:
     with _Stdio(data) as stdio:
-        code = main(["lint", "--no-config", "--fix", *(["--unsafe-fixes"] if unsafe else []), "-"])
+        # The library's `fix` targets the newest release; so must the CLI (not an installed sbatch's).
+        code = main(["lint", "--no-config", "--slurm-version", DEFAULT, "--fix", *(["--unsafe-fixes"] if unsafe else []), "-"])
     printed = stdio.stdout.buffer.getvalue()
     errors = stdio.stderr.buffer.getvalue().decode()
     outcome = fix(data, unsafe=unsafe)

@@ -6,7 +6,10 @@ code) the script must produce, in order, as ``LINE:COLUMN SEVERITY FRAGMENT``:
 position, severity, and a piece of the message that must appear in it
 (blank lines and ``#`` comments are ignored). An empty sidecar (or none) means
 the rule must stay silent on that script. An optional ``# slurm-version: X.Y``
-line in the sidecar sets the target version. Only the fixture's own code is
+line in the sidecar sets the target version; ``# cluster: NAME`` lints with a
+cluster profile and ``# policy: NAME`` with a site policy from the
+configuration (``tests/cluster/rule_profiles.py``: ``lab``, ``lab+gpu-memory``;
+``docs/policies/NAME.toml``). Only the fixture's own code is
 compared, so rules can be developed side by side.
 
 Fixes: ``<case>.fixed`` holds the script as the rule's own fixes (safe and
@@ -58,6 +61,20 @@ def read_expected(path: Path, strict: bool = True) -> tuple[tuple, list[tuple[st
     return version, expected
 
 
+def cluster_of(path: Path) -> dict:
+    """``cluster``/``policy`` keywords for ``lint_text`` from a sidecar's ``# cluster:``/``# policy:`` lines."""
+    found: dict = {}
+    if path.exists():
+        from tests.cluster.rule_profiles import policy_named, profile_named
+
+        for line in path.read_text().splitlines():
+            match = re.fullmatch(r"#\s*(cluster|policy):\s*(\S+)", line.strip())
+            if match:
+                load = profile_named if match.group(1) == "cluster" else policy_named
+                found[match.group(1)] = load(match.group(2))
+    return found
+
+
 def _fragment(message: str) -> str:
     cut = message[:_FRAGMENT]
     return cut.rsplit(" ", 1)[0] if len(message) > _FRAGMENT and " " in cut else cut
@@ -71,7 +88,8 @@ def test_fixture(case: Path, request: pytest.FixtureRequest):
     version, expected = read_expected(sidecar, strict=not request.config.getoption("--update-fixtures"))
     found = [
         # The full path: rules that resolve relative paths (SB230-SB232) look next to the script.
-        d for d in lint_text(case.read_bytes(), path=str(case), version=version) if d.code == code
+        d for d in lint_text(case.read_bytes(), path=str(case), version=version, **cluster_of(sidecar))
+        if d.code == code
     ]
     if request.config.getoption("--update-fixtures"):
         header = [l for l in (sidecar.read_text().splitlines() if sidecar.exists() else []) if l.startswith("#")]

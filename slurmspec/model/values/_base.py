@@ -6,8 +6,10 @@ from typing import Any
 
 import attrs
 
+from slurmspec.frozen import frozen
 
-@attrs.frozen
+
+@frozen
 class ValueProblem:
     """Something wrong with an option value.
 
@@ -23,7 +25,7 @@ class ValueProblem:
     rejected: bool = True
 
 
-@attrs.frozen
+@frozen
 class Parsed:
     """A typed value (None if it could not be understood) plus its problems."""
 

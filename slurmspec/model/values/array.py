@@ -15,6 +15,8 @@ import re
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
+
 from ._base import Parsed
 from ._common import problem, tick
 
@@ -24,7 +26,7 @@ _ITEM = re.compile(r"\[?[ \t]*(\d+)\]?(?:-[ \t]*(\d+)\]?(?::[ \t]*(\d+)\]?)?)?")
 HINT = "use comma-separated `N`, `N-M` or `N-M:STEP`, optionally ending in `%LIMIT`"
 
 
-@attrs.frozen
+@frozen
 class ArrayRange:
     first: int
     last: int
@@ -35,9 +37,9 @@ class ArrayRange:
         return (self.last - self.first) // self.step + 1
 
 
-@attrs.frozen
+@frozen
 class ArraySpec:
-    ranges: tuple[ArrayRange, ...] = attrs.field(converter=tuple)
+    ranges: tuple[ArrayRange, ...] = attrs.field(converter=as_tuple)
     throttle: int | None = None
 
     @property

@@ -14,7 +14,8 @@ import re
 
 import attrs
 
-from slurmspec.gates import GPU_BIND_STRICT
+from slurmspec.frozen import as_tuple, frozen
+from slurmspec.gates import CPU_FREQ_RANGE_NEEDS_GOVERNOR, GPU_BIND_CHECKED, GPU_BIND_STRICT
 from slurmspec.version import NEWEST, Version
 
 from ._base import Parsed
@@ -28,7 +29,7 @@ GOVERNORS = ("conservative", "ondemand", "performance", "powersave", "schedutil"
 _DEFAULT_GOVERNORS = ("ondemand", "performance", "userspace")
 
 
-@attrs.frozen
+@frozen
 class Binding:
     """--gpu-bind/--mem-bind/--tres-bind: ``kind`` (closest, map_gpu, none, ...) and its argument."""
 
@@ -38,27 +39,27 @@ class Binding:
     resource: str | None = None  # gres/gpu for --tres-bind
 
 
-@attrs.frozen
+@frozen
 class Frequency:
     """--cpu-freq/--gpu-freq: settings as (key, value) pairs, e.g. ("min", "1000")."""
 
-    settings: tuple[tuple[str, str], ...] = attrs.field(converter=tuple)
+    settings: tuple[tuple[str, str], ...] = attrs.field(converter=as_tuple)
 
 
-@attrs.frozen
+@frozen
 class SocketCoreThread:
     """-B S[:C[:T]]: each level is (min, max); None means `*` (any)."""
 
-    levels: tuple[tuple[int, int] | None, ...] = attrs.field(converter=tuple)
+    levels: tuple[tuple[int, int] | None, ...] = attrs.field(converter=as_tuple)
 
 
-@attrs.frozen
+@frozen
 class Switches:
     count: int
     wait_seconds: int | None = None
 
 
-@attrs.frozen
+@frozen
 class MemUpdate:
     margin_percent: int
     delay_seconds: int
@@ -69,6 +70,8 @@ def _bind_list(arg: str) -> bool:
 
 
 def parse_gpu_bind(text: str, version: Version = NEWEST) -> Parsed:
+    if GPU_BIND_CHECKED <= version < GPU_BIND_STRICT:
+        return _gpu_bind_checked(text)
     body, verbose = text, False
     if body.lower().startswith("verbose,"):
         body, verbose = body[8:], True
@@ -113,6 +116,57 @@ def _gpu_bind_body(text: str, body: str, version: Version) -> Parsed:
             return Parsed(Binding(kind, arg))
     return bad(text, f"{tick(body)} is not a GPU binding; use `closest`, `none`, "
                "`map_gpu:<list>`, `mask_gpu:<list>`, `per_task:<n>` or `single:<n>`")
+
+
+def _gpu_bind_checked(text: str) -> Parsed:
+    """--gpu-bind as 23.02 to 25.11 check it (``src/common/tres_bind.c:_valid_gres_bind()``, 24.11.5).
+
+    After an optional ``verbose,``: a value *starting* with ``closest`` or ``none``
+    (any case) passes whatever follows (``closest,verbose``, ``nonex``);
+    ``map_gpu:``/``mask_gpu:`` need a list of decimal/hex numbers (``N*count``
+    items); ``per_task:``/``single:`` only refuse a negative number; anything
+    else is refused ("Invalid --gpu-bind argument"). The short ``map:``/``mask:``
+    are accepted, but Slurm checks their list from the offset of the long form
+    (``map:0,x`` passes, ``map:0,1,2,x`` does not). Checked against sbatch
+    24.11.5 (``c`` and ``map_gpu:x`` are refused).
+    """
+    verbose = text[:8].lower() == "verbose,"
+    body = text[8:] if verbose else text
+    low, start = body.lower(), len(text) - len(body)
+    for word in ("closest", "none"):
+        if low.startswith(word):
+            return Parsed(Binding(word, verbose=verbose))
+    for prefix, kind, checked_from, hex_digits in (
+            ("map_gpu:", "map_gpu", 8, False), ("map:", "map_gpu", 8, False),
+            ("mask_gpu:", "mask_gpu", 9, True), ("mask:", "mask_gpu", 9, True)):
+        if low.startswith(prefix):
+            if not _number_list_ok(body[checked_from:], hex_digits):
+                return bad(text, f"{tick(body[len(prefix):])} is not a GPU list for `{prefix[:-1]}:`",
+                           start + len(prefix))
+            return Parsed(Binding(kind, body[len(prefix):], verbose))
+    for prefix in ("per_task:", "single:"):
+        if low.startswith(prefix):
+            arg = body[len(prefix):]
+            m = re.match(r"\s*-(0[xX][0-9a-fA-F]+|\d+)", arg)  # strtol(arg, NULL, 0) < 0 is refused
+            if m and int(m.group(1), 16 if m.group(1)[1:2] in "xX" and len(m.group(1)) > 1 else 10):
+                return bad(text, f"{tick(arg)} is negative", start + len(prefix))
+            return Parsed(Binding(prefix[:-1], arg, verbose))
+    return bad(text, f"{tick(body)} is not a GPU binding; use `closest`, `none`, "
+               "`map_gpu:<list>`, `mask_gpu:<list>`, `per_task:<n>` or `single:<n>`", start)
+
+
+def _number_list_ok(arg: str, hex_digits: bool) -> bool:
+    """tres_bind.c:_valid_num_list(): comma-separated numbers, each optionally ``*count``."""
+    digits = "0123456789abcdefABCDEF*" if hex_digits else "0123456789*"
+    for tok in (t for t in arg.split(",") if t):
+        if hex_digits and tok.startswith("0x"):
+            tok = tok[2:]
+        if any(c not in digits for c in tok):
+            return False
+        number, star, count = tok.partition("*")
+        if (number and not number.isdigit() and not hex_digits) or (star and not (count == "" or count.isdigit())):
+            return False
+    return True
 
 
 def parse_tres_bind(text: str, version: Version = NEWEST) -> Parsed:
@@ -183,6 +237,10 @@ def parse_cpu_freq(text: str, version: object = None) -> Parsed:
         return bad(text, "missing governor after `:`", len(body), len(text))
     if colon and not (body and "-" in body):
         return bad(text, "a governor after `:` needs a `min-max` range before it")
+    if body and "-" in body and not gov and isinstance(version, tuple) and version >= CPU_FREQ_RANGE_NEEDS_GOVERNOR:
+        return bad(text, f"the range {tick(body)} needs a governor (`{body}:performance`, ...), unless the"
+                   " cluster sets CpuFreqDef; sbatch refuses it (\"You must explicitly choose a governor when"
+                   " defining a range\")")
     if gov:
         if gov.lower() not in GOVERNORS:
             return bad(text, f"{tick(gov)} is not a CPU governor", len(text) - len(gov))

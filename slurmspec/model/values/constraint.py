@@ -20,6 +20,8 @@ from typing import Union
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
+
 from ._base import Parsed
 from ._common import problem, tick
 
@@ -27,13 +29,13 @@ _SPECIAL = "&|*[]()"
 HINT = "combine features with `&` and `|`, e.g. `a100&ib`, `[rack1|rack2]` or `(a|b)&c`"
 
 
-@attrs.frozen
+@frozen
 class Feature:
     name: str
     count: int | None = None
 
 
-@attrs.frozen
+@frozen
 class Group:
     """``kind`` is "bracket" (matching OR / multiple counts) or "paren"."""
 
@@ -41,15 +43,15 @@ class Group:
     expr: "Expression"
 
 
-@attrs.frozen
+@frozen
 class Expression:
     """``operators[i]`` ("&" or "|") joins ``terms[i]`` and ``terms[i+1]``."""
 
-    terms: tuple[Union[Feature, Group], ...] = attrs.field(converter=tuple)
-    operators: tuple[str, ...] = attrs.field(converter=tuple)
+    terms: tuple[Union[Feature, Group], ...] = attrs.field(converter=as_tuple)
+    operators: tuple[str, ...] = attrs.field(converter=as_tuple)
 
 
-@attrs.frozen
+@frozen
 class Constraint:
     expr: Expression | None
     negated: bool = False

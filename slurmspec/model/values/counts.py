@@ -12,6 +12,7 @@ import re
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
 from slurmspec.gates import COUNTS_ABOVE_INT_MAX_REFUSED, NODE_SIZE_LISTS
 from slurmspec.version import NEWEST, Version
 
@@ -22,26 +23,26 @@ NICE_LIMIT = 2147483645  # NICE_OFFSET - 3, slurm_opt.c:arg_set_nice()
 NO_VAL = 0xFFFFFFFE
 
 
-@attrs.frozen
+@frozen
 class Count:
     value: int
 
 
-@attrs.frozen
+@frozen
 class NodeCount:
     """-N: ``maximum`` 0 means "no maximum"; ``sizes`` lists allowed sizes (23.02+)."""
 
     minimum: int
     maximum: int
-    sizes: tuple[int, ...] = attrs.field(default=(), converter=tuple)
+    sizes: tuple[int, ...] = attrs.field(default=(), converter=as_tuple)
 
 
-@attrs.frozen
+@frozen
 class Nice:
     value: int
 
 
-@attrs.frozen
+@frozen
 class Priority:
     value: int | None
     top: bool = False

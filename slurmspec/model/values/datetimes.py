@@ -15,6 +15,7 @@ import re
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
 from slurmspec.gates import TIME_ELEVENSES
 from slurmspec.version import NEWEST, Version
 
@@ -27,7 +28,7 @@ _UNITS = (("seconds", 1), ("second", 1), ("minutes", 60), ("minute", 60),
           ("weeks", 604800), ("week", 604800))
 
 
-@attrs.frozen
+@frozen
 class DateTime:
     """A --begin/--deadline value; unset parts are filled in by Slurm at submit time."""
 
@@ -39,7 +40,7 @@ class DateTime:
     second: int | None = None
     relative_seconds: int | None = None  # now[+-N]
     epoch: int | None = None  # uts<N>
-    keywords: tuple[str, ...] = attrs.field(default=(), converter=tuple)
+    keywords: tuple[str, ...] = attrs.field(default=(), converter=as_tuple)
 
 
 class _Fail(Exception):

@@ -14,6 +14,8 @@ import re
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
+
 from ._base import Parsed
 from ._common import problem, tick
 
@@ -23,22 +25,22 @@ _JOB = re.compile(r"(\d+)(?:_(\d+|\*|\[[0-9,\-:%]+\]))?(?:\+(\d+))?(?:\(([A-Za-z
 HINT = "use `type:jobid[:jobid...]` (types: " + ", ".join(TYPES[:-1]) + ")"
 
 
-@attrs.frozen
+@frozen
 class JobRef:
     job_id: int
     task: str | None = None  # "3", "*" or "[1-5]" for array tasks
     minutes: int | None = None  # +time
 
 
-@attrs.frozen
+@frozen
 class DependencyItem:
     type: str
-    jobs: tuple[JobRef, ...] = attrs.field(converter=tuple)
+    jobs: tuple[JobRef, ...] = attrs.field(converter=as_tuple)
 
 
-@attrs.frozen
+@frozen
 class DependencySpec:
-    items: tuple[DependencyItem, ...] = attrs.field(converter=tuple)
+    items: tuple[DependencyItem, ...] = attrs.field(converter=as_tuple)
     joiner: str | None = None  # "," (AND), "?" (OR) or None for a single item
 
 

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
+
 from ._base import Parsed
 from ._common import INT_MAX, bad, problem, strtol, tick
 
@@ -20,11 +22,11 @@ _NODE = ("block", "cyclic")
 _LOWER = ("block", "cyclic", "fcyclic")
 
 
-@attrs.frozen
+@frozen
 class Distribution:
     """``levels`` is (node[, socket[, core]]) after `*` expansion; empty if only a flag."""
 
-    levels: tuple[str, ...] = attrs.field(converter=tuple)
+    levels: tuple[str, ...] = attrs.field(converter=as_tuple)
     plane_size: int | None = None
     pack: bool | None = None
 

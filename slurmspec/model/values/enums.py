@@ -12,6 +12,7 @@ import re
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
 from slurmspec.gates import (
     EXCLUSIVE_ALLOCATION,
     EXCLUSIVE_TOPO,
@@ -36,33 +37,33 @@ HINTS = ("compute_bound", "memory_bound", "multithread", "nomultithread")
 _ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
-@attrs.frozen
+@frozen
 class Choice:
     """A single keyword value (canonical lower-case spelling)."""
 
     value: str
 
 
-@attrs.frozen
+@frozen
 class Flags:
     """A set of keyword flags (canonical spelling, in input order)."""
 
-    values: tuple[str, ...] = attrs.field(converter=tuple)
+    values: tuple[str, ...] = attrs.field(converter=as_tuple)
 
 
-@attrs.frozen
+@frozen
 class MailTypes:
-    types: tuple[str, ...] = attrs.field(converter=tuple)  # after ALL expansion; () = NONE
+    types: tuple[str, ...] = attrs.field(converter=as_tuple)  # after ALL expansion; () = NONE
 
 
-@attrs.frozen
+@frozen
 class ExportSpec:
     mode: str  # "ALL", "NONE", "NIL" or "LIST"
     include_all: bool = False
-    variables: tuple[tuple[str, str | None], ...] = attrs.field(default=(), converter=tuple)
+    variables: tuple[tuple[str, str | None], ...] = attrs.field(default=(), converter=as_tuple)
 
 
-@attrs.frozen
+@frozen
 class UserEnv:
     timeout: int | None = None
     mode: str | None = None  # "S" or "L"

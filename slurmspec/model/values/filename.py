@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
 from slurmspec.gates import FILENAME_ARRAY_MODULO, FILENAME_RESTART_AND_SLUID
 from slurmspec.version import NEWEST, OLDEST, Version, format_version
 
@@ -40,7 +41,7 @@ SPECS = {
 _NUMERIC = set("AajJnstbr")
 
 
-@attrs.frozen
+@frozen
 class FilenameToken:
     """One `%` sequence; ``spec`` is the letter ("%" for `%%`), ``known`` if Slurm expands it."""
 
@@ -51,9 +52,9 @@ class FilenameToken:
     known: bool = True
 
 
-@attrs.frozen
+@frozen
 class FilenamePattern:
-    tokens: tuple[FilenameToken, ...] = attrs.field(converter=tuple)
+    tokens: tuple[FilenameToken, ...] = attrs.field(converter=as_tuple)
     escaped: bool = False  # a backslash disables every `%` expansion
     is_none: bool = False  # `none` -> /dev/null
     text: str = ""

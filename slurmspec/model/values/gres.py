@@ -15,6 +15,7 @@ import re
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
 from slurmspec.gates import TRES_PER_TASK_GRES_COLON_FORM_DROPPED
 from slurmspec.version import NEWEST, Version
 
@@ -27,24 +28,25 @@ _SCALE = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4, "p": 1024*
 _KNOWN = ("gpu", "mps", "shard", "nic", "mic")
 # slurm_opt.c:_validate_tres_per_task() (23.02+) refuses these TRES types.
 _BAD_TRES = ("mem", "energy", "node", "billing", "fs", "vmem", "pages", "bb")
+_PER_TASK_TRES = ("cpu", "gres", "license")  # the other TRES types
 
 
-@attrs.frozen
+@frozen
 class GresItem:
     name: str
     type: str | None
     count: int
 
 
-@attrs.frozen
+@frozen
 class GresRequest:
-    items: tuple[GresItem, ...] = attrs.field(converter=tuple)
+    items: tuple[GresItem, ...] = attrs.field(converter=as_tuple)
     none: bool = False
 
 
-@attrs.frozen
+@frozen
 class GpuRequest:
-    items: tuple[GresItem, ...] = attrs.field(converter=tuple)
+    items: tuple[GresItem, ...] = attrs.field(converter=as_tuple)
 
     @property
     def total(self) -> int:
@@ -55,7 +57,7 @@ class GpuRequest:
         return tuple(item.type for item in self.items if item.type)
 
 
-@attrs.frozen
+@frozen
 class TresItem:
     kind: str  # cpu, gres, license, ...
     name: str | None  # gpu, ansys, ...
@@ -63,9 +65,9 @@ class TresItem:
     count: int
 
 
-@attrs.frozen
+@frozen
 class TresRequest:
-    items: tuple[TresItem, ...] = attrs.field(converter=tuple)
+    items: tuple[TresItem, ...] = attrs.field(converter=as_tuple)
 
 
 def _count(text: str) -> int | None:
@@ -195,22 +197,30 @@ def parse_tres_per_task(text: str, version: Version = NEWEST) -> Parsed:
         if not piece:
             continue
         key, eq, count_text = piece.partition("=")
+        if not eq and version < TRES_PER_TASK_GRES_COLON_FORM_DROPPED:
+            # The count may also follow a colon: `gres/gpu:v100:2`, `cpu:2`, and `gres:` is read
+            # as `gres/` (slurm_opt.c:_validate_tres_per_task() -> slurm_format_tres_string();
+            # slurm_protocol_defs.c:slurm_get_next_tres(); sbatch 24.11.5 accepts all three).
+            if key.lower().startswith("gres:"):
+                key = "gres/" + key[5:]
+            head, colon, last = key.rpartition(":")
+            key, count_text = (head, last) if colon and _count(last) is not None else (key, "1")
+            eq = "=" if key.lower().startswith("gres/") or colon else ""
         kind, slash, rest = key.partition("/")
         if not eq:
-            # The 23.02 form also accepted `gres:gpu:2`-style items.
-            if kind.startswith("gres:") and version < TRES_PER_TASK_GRES_COLON_FORM_DROPPED:
-                kind, rest, count_text = "gres", kind[5:], "1"
-                slash = "/"
-                if rest.count(":") >= 1 and _count(rest.rsplit(":", 1)[1]) is not None:
-                    rest, count_text = rest.rsplit(":", 1)
-            else:
-                problems.append(problem(text, f"{tick(piece)} is not `type[/name]=count`",
-                                        start, end))
-                continue
+            problems.append(problem(text, f"{tick(piece)} is not `type[/name]=count`", start, end))
+            continue
         kind_low = kind.lower()
         if kind_low in _BAD_TRES:
             problems.append(problem(text, f"`{kind}` cannot be requested per task with "
                                     "--tres-per-task", start, end))
+            continue
+        if kind_low not in _PER_TASK_TRES:
+            # slurmctld: assoc_mgr_valid_tres_cnt() knows no such TRES type ("Invalid Trackable
+            # RESource (TRES) specification" from 24.11.5 for `gpu=1`).
+            problems.append(problem(text, f"`{kind}` is not a TRES type; use `cpu`, `gres/<name>`"
+                                    f" or `license/<name>`{' (`gres/gpu`)' if kind_low in _KNOWN else ''}",
+                                    start, end))
             continue
         if not _NAME.fullmatch(kind) or (slash and not rest):
             problems.append(problem(text, f"{tick(key)} is not a TRES name", start, end))

@@ -13,6 +13,8 @@ import re
 
 import attrs
 
+from slurmspec.frozen import frozen
+
 from ._base import Parsed
 from ._common import LONG_MAX, LONG_MIN, bad, problem, strtol_raw, tick
 
@@ -23,7 +25,7 @@ _DECIMAL = re.compile(r"\s*[+-]?\d*\.\d+\s*([a-zA-Z]*)\s*")
 SMALL_BARE_MB = 512
 
 
-@attrs.frozen
+@frozen
 class MemorySize:
     """A memory amount in (binary) megabytes; 0 means "all memory" for --mem."""
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import attrs
 
+from slurmspec.frozen import as_tuple, frozen
+
 from ._base import Parsed
 from ._common import bad, problem, strtol, tick
 
@@ -22,11 +24,11 @@ HINT = "use `[R|B:]SIGNAL[@SECONDS]`, e.g. `B:USR1@120`"
 _WS = " \t\n\v\f\r"
 
 
-@attrs.frozen
+@frozen
 class SignalSpec:
     """``flags`` holds "R" (also on reservation end) and/or "B" (batch shell only)."""
 
-    flags: tuple[str, ...] = attrs.field(converter=tuple)
+    flags: tuple[str, ...] = attrs.field(converter=as_tuple)
     signal: int
     seconds: int
     name: str | None = None

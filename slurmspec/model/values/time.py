@@ -12,6 +12,8 @@ import re
 
 import attrs
 
+from slurmspec.frozen import frozen
+
 from ._base import Parsed
 from ._common import bad, problem, strtol, tick, to_c_int
 
@@ -22,7 +24,7 @@ DURATION_HINT = "use minutes, `M:S`, `H:M:S` or `D-H[:M[:S]]`"
 _UNIT_SUFFIX = re.compile(r"\s*\d+(\.\d+)?\s*([a-zA-Z]+)\s*")
 
 
-@attrs.frozen
+@frozen
 class Duration:
     """A time limit. ``minutes`` is what --time stores (seconds rounded up).
 

@@ -1,0 +1,239 @@
+"""Whether any node of a component's partitions can run it: one ``Fit`` per partition.
+
+For each partition the job may use (``_where.py``) the nodes it may land on
+are the partition's nodes minus ``--exclude``, with the ``--constraint``
+features (``_features.py``); each is checked with ``_shape_fit.per_node``.
+A job with a fixed number of tasks per node needs ``--nodes`` such nodes (and
+every ``--nodelist`` node among them); a job whose ``--ntasks`` or ``--gpus``
+may spread is placed on at most ``--nodes``' maximum, the partition's
+``MaxNodes`` and its node count: it fits when the nodes that hold the most
+tasks (GPUs) hold them all (``-p gpu --gpus=v100:9`` with two 4-GPU v100
+nodes and MaxNodes=2 is refused, measured on Slurm 22.05.8 and 24.11.5).
+
+``Kind`` says what the partition answers: ``FITS``; ``NO`` (no node holds
+the request: "Requested node configuration is not available" on every
+release, whatever ``EnforcePartLimits`` says); ``NO_FEATURE`` (no node has
+the constraint's features); ``MISSING`` (a ``--nodelist`` node is not in the
+partition); ``TOO_FEW`` (``--nodes`` asks more nodes than the partition has:
+a partition limit, SB410); ``UNKNOWN``.
+"""
+
+from __future__ import annotations
+
+from enum import Enum
+
+import attrs
+
+from slurmspec.lint.context import Context
+from slurmspec.rules.cluster import _features
+from slurmspec.rules.cluster._need import need_of
+from slurmspec.rules.cluster._shape_fit import Check, Verdict, per_node
+from slurmspec.rules.cluster._where import Placement, runnable
+
+
+class Kind(Enum):
+    FITS = "fits"
+    NO = "no"
+    NO_FEATURE = "no-feature"
+    MISSING = "missing"
+    TOO_FEW = "too-few"
+    UNKNOWN = "unknown"
+
+
+REFUSED_KINDS = frozenset({Kind.NO, Kind.NO_FEATURE, Kind.MISSING})
+
+
+@attrs.frozen
+class Fit:
+    partition: object
+    kind: Kind
+    check: Check | None = None  # the shortfall of the best node (NO)
+    detail: str = ""  # what the message adds ("only 1 node fits, the job needs 2")
+
+
+@attrs.frozen
+class Assessment:
+    placement: Placement
+    need: object  # _need.Need
+    fits: tuple[Fit, ...]
+
+    def refused(self) -> bool:
+        """Every partition refuses the job for a node reason."""
+        return bool(self.fits) and all(f.kind in REFUSED_KINDS for f in self.fits)
+
+    def of(self, kind: Kind) -> tuple[Fit, ...]:
+        return tuple(f for f in self.fits if f.kind is kind)
+
+
+def assessments(ctx: Context) -> tuple[Assessment, ...]:
+    return ctx.shared(_assessments)
+
+
+def _assessments(ctx: Context) -> tuple[Assessment, ...]:
+    found = []
+    for placement in runnable(ctx):
+        need = need_of(placement.request, ctx.version)
+        if need.unsure or _unknown_names(ctx, need):
+            found.append(Assessment(placement, need, tuple(Fit(p, Kind.UNKNOWN) for p in placement.usable)))
+            continue
+        found.append(Assessment(placement, need, tuple(_partition_fit(ctx, need, p) for p in placement.usable)))
+    return tuple(found)
+
+
+def _unknown_names(ctx: Context, need) -> bool:
+    """Nodes, features, GRES or GPU types the cluster lacks: SB407/SB408/SB411 report them instead."""
+    profile = ctx.cluster
+    nodes = set(profile.nodes)
+    if any(n not in nodes for n in (need.nodelist or ()) + (need.exclude or ())):
+        return True
+    features = {f for shape in profile.shapes for f in shape.features}
+    if any(name not in features for name in _features.names(need.constraint)):
+        return True
+    offered = {(g.name, g.type) for shape in profile.shapes for g in shape.gres}
+    names = {name for name, _ in offered}
+    asks = [*need.node_gres, need.gpus_per_task, need.gpus_total]
+    return any(a is not None and (a.name not in names or (a.type and (a.name, a.type) not in offered)) for a in asks)
+
+
+def _partition_fit(ctx: Context, need, partition) -> Fit:
+    profile = ctx.cluster
+    excluded = set(need.exclude or ())
+    required = need.nodelist or ()
+    if required and not set(required) <= set(partition.nodes):
+        return Fit(partition, Kind.MISSING)
+    if set(required) & excluded:
+        return Fit(partition, Kind.UNKNOWN)
+    counts = _features.counted(need.constraint)
+    if counts is None:
+        return Fit(partition, Kind.UNKNOWN)
+    members = [n for n in partition.nodes if n not in excluded and profile.shape_of(n) is not None]
+    if not counts:
+        verdicts = {n: _features.satisfied(need.constraint, frozenset(profile.shape_of(n).features)) for n in members}
+        if None in verdicts.values():
+            return Fit(partition, Kind.UNKNOWN)
+        candidates = [n for n in members if verdicts[n]]
+        if members and not candidates:
+            return Fit(partition, Kind.NO_FEATURE)
+    else:
+        candidates = members
+    wanted = max(need.nodes_min or 1, len(required), sum(f.count for f in counts))
+    if wanted > len(partition.nodes):
+        return Fit(partition, Kind.TOO_FEW)
+    if not candidates:
+        return Fit(partition, Kind.NO, detail="`--exclude` leaves no node")
+    if need.ntasks and need.tasks_per_node is None and not (need.nodes_min == need.nodes_max == 1):
+        if need.gpus_total is not None or required or counts:
+            return Fit(partition, Kind.UNKNOWN)
+        return _spread(ctx, need, partition, candidates, "tasks")
+    if need.gpus_total is not None and not (need.nodes_min == need.nodes_max == 1):
+        if required or counts:
+            return Fit(partition, Kind.UNKNOWN)
+        return _spread(ctx, need, partition, candidates, "gpus")
+    return _per_node(ctx, need, partition, candidates, wanted, counts)
+
+
+def _tasks_per_node(need) -> int:
+    if need.tasks_per_node:
+        return need.tasks_per_node
+    if need.ntasks and need.nodes_min == need.nodes_max == 1:
+        return need.ntasks
+    return 1
+
+
+def _extra_gpus(need, tasks: int) -> tuple[int, str | None]:
+    if need.gpus_total is not None:
+        return need.gpus_total.count, need.gpus_total.type  # on one node
+    if need.gpus_per_task is not None:
+        return need.gpus_per_task.count * tasks, need.gpus_per_task.type
+    return 0, None
+
+
+def _per_node(ctx: Context, need, partition, candidates: list[str], wanted: int, counts) -> Fit:
+    profile = ctx.cluster
+    tasks = _tasks_per_node(need)
+    if need.ntasks and need.tasks_per_node and -(-need.ntasks // need.tasks_per_node) > wanted:
+        return Fit(partition, Kind.UNKNOWN)  # how many nodes Slurm picks is a limit question
+    extra, gpu_type = _extra_gpus(need, tasks)
+    cache: dict[int, Check] = {}
+
+    def check(node: str) -> Check:
+        shape = profile.shape_of(node)
+        if id(shape) not in cache:
+            cache[id(shape)] = per_node(need, shape, partition, profile.config, tasks, extra, gpu_type)
+        return cache[id(shape)]
+
+    for node in need.nodelist or ():
+        verdict = check(node).verdict
+        if verdict is Verdict.NO:
+            return Fit(partition, Kind.NO, check(node), f"node {node}")
+        if verdict is Verdict.UNKNOWN:
+            return Fit(partition, Kind.UNKNOWN)
+    fitting = [n for n in candidates if check(n).verdict is Verdict.FITS]
+    maybe = [n for n in candidates if check(n).verdict is Verdict.UNKNOWN]
+    for feature in counts:
+        having = [n for n in fitting if feature.name in profile.shape_of(n).features]
+        could = [n for n in maybe if feature.name in profile.shape_of(n).features]
+        if len(having) + len(could) < feature.count:
+            return Fit(partition, Kind.NO, None, f"{len(having) + len(could)} of its nodes with `{feature.name}` hold"
+                       f" the request, `{feature.name}*{feature.count}` needs {feature.count}")
+        if len(having) < feature.count:
+            return Fit(partition, Kind.UNKNOWN)
+    if len(fitting) >= wanted:
+        return Fit(partition, Kind.FITS)
+    if len(fitting) + len(maybe) >= wanted:
+        return Fit(partition, Kind.UNKNOWN)
+    if not fitting and not maybe:
+        return Fit(partition, Kind.NO, _worst(check, candidates))
+    return Fit(partition, Kind.NO, None, f"only {len(fitting) + len(maybe)} of its nodes hold the request, the job"
+               f" needs {wanted}")
+
+
+def _worst(check, candidates: list[str]) -> Check:
+    """The shortfall to report: the one most nodes share (CPUs before memory before GRES)."""
+    shortfalls = [check(n) for n in candidates]
+    order = ("layout", "cpus", "memory")
+    return sorted(shortfalls, key=lambda c: order.index(c.what) if c.what in order else len(order))[0]
+
+
+def _spread(ctx: Context, need, partition, candidates: list[str], unit: str) -> Fit:
+    """Tasks (or GPUs) that may spread over several nodes: do the best nodes hold them all?"""
+    profile = ctx.cluster
+    total = need.ntasks if unit == "tasks" else need.gpus_total.count
+    limit = min(x for x in (need.nodes_max, partition.max_nodes, len(candidates), total) if x is not None)
+    caps: dict[int, tuple[int, int]] = {}
+    for node in candidates:
+        shape = profile.shape_of(node)
+        if id(shape) not in caps:
+            caps[id(shape)] = _capacity(ctx, need, partition, shape, unit)
+    low = sorted((caps[id(profile.shape_of(n))][0] for n in candidates), reverse=True)
+    high = sorted((caps[id(profile.shape_of(n))][1] for n in candidates), reverse=True)
+    least = need.nodes_min or 1
+    if least > total:
+        return Fit(partition, Kind.UNKNOWN)
+    if sum(low[:limit]) >= total and sum(1 for c in low if c) >= least:
+        return Fit(partition, Kind.FITS)
+    if sum(high[:limit]) < total or sum(1 for c in high if c) < least:
+        what = "tasks" if unit == "tasks" else "GPUs"
+        return Fit(partition, Kind.NO, None, f"at most {sum(high[:limit])} of the {total} {what} fit on the"
+                   f" {limit} node{'s' if limit != 1 else ''} the job may use")
+    return Fit(partition, Kind.UNKNOWN)
+
+
+def _capacity(ctx: Context, need, partition, shape, unit: str) -> tuple[int, int]:
+    """How many tasks (GPUs) one node of ``shape`` holds: (surely, at most)."""
+    config = ctx.cluster.config
+    most = shape.cpus if unit == "tasks" else shape.gpus(need.gpus_total.type)
+    surely = possibly = 0
+    for count in range(1, most + 1):
+        if unit == "tasks":
+            extra, gpu_type = _extra_gpus(need, count)
+            verdict = per_node(need, shape, partition, config, count, extra, gpu_type).verdict
+        else:
+            tasks = need.tasks_per_node or 1
+            verdict = per_node(need, shape, partition, config, tasks, count, need.gpus_total.type).verdict
+        if verdict is Verdict.NO:
+            break
+        possibly = count
+        if verdict is Verdict.FITS and surely == count - 1:
+            surely = count
+    return surely, possibly

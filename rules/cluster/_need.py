@@ -1,0 +1,215 @@
+"""What one hetjob component needs from each node, as the controller reads the request.
+
+``need_of(request, shape)`` turns a component's effective options into a
+``Need``: node count bounds, tasks, CPUs per task, GPUs and other GRES per
+node (by type), memory options, the socket/core/thread layout, the constraint
+and the named or excluded nodes. ``unsure`` lists what the cluster rules do not
+model (``--gpus-per-socket``, ``--overcommit``, ``--nodefile``, ``--tmp``,
+core/thread specialisation, ``--ntasks-per-core`` on hyper-threaded nodes
+...): a node check that depends on one of them answers "unknown" instead of
+guessing. The arithmetic follows ``src/slurmctld/job_mgr.c``
+(``_copy_job_desc_to_job_record()``: each node needs ``--cpus-per-task`` ×
+``--ntasks-per-node`` CPUs) and ``src/common/gres.c`` (``--gres``/``--gpus-per-node``
+are per node, ``--gpus`` per job, ``--gpus-per-task`` per task), Slurm 22.05 and 24.11.
+"""
+
+from __future__ import annotations
+
+import attrs
+
+from slurmspec.cluster.hostlist import HostlistError, expand_hostlist
+from slurmspec.rules.reject._settings import count_hosts
+
+# Options whose effect on a node's fit the cluster rules do not model.
+_UNSURE = {
+    "gpus-per-socket": "`--gpus-per-socket`",
+    "tres-per-task": "`--tres-per-task`",
+    "overcommit": "`--overcommit`",
+    "nodefile": "`--nodefile`",
+    "tmp": "`--tmp` (the profile has no disk sizes)",
+    "core-spec": "`--core-spec`",
+    "thread-spec": "`--thread-spec`",
+    "ntasks-per-gpu": "`--ntasks-per-gpu`",
+    "ntasks-per-tres": "`--ntasks-per-tres`",
+    "gres-flags": "`--gres-flags`",
+    "use-min-nodes": "`--use-min-nodes`",
+    "spread-job": "`--spread-job`",
+    "distribution": "`--distribution`",
+    "cpus-per-gpu": None,  # modelled; listed so the key is known
+}
+
+
+@attrs.frozen
+class GresAsk:
+    """``count`` of GRES ``name`` (of ``type``, None for any) and the option that asks for it."""
+
+    name: str
+    type: str | None
+    count: int
+    setting: object
+
+
+@attrs.frozen
+class Need:
+    """What a component asks of the nodes it runs on (None: not given or not literal)."""
+
+    nodes_min: int | None  # -N minimum
+    nodes_max: int | None  # -N maximum (None: not given)
+    ntasks: int | None  # -n
+    tasks_per_node: int | None  # --ntasks-per-node
+    cpus_per_task: int  # -c, 1 by default
+    cpus_per_gpu: int | None
+    mincpus: int | None
+    node_gres: tuple[GresAsk, ...]  # per node: --gres items and --gpus-per-node
+    gpus_per_task: GresAsk | None
+    gpus_total: GresAsk | None  # --gpus (per job)
+    mem: int | None  # --mem in MB (0: all of each node)
+    mem_per_cpu: int | None
+    mem_per_gpu: int | None
+    threads: int | None  # threads per core the job uses (1 with --hint=nomultithread)
+    threads_min: int | None  # --threads-per-core / -B S:C:T: nodes need at least this many
+    sockets: int | None  # --sockets-per-node / -B: nodes need at least this many
+    cores: int | None  # --cores-per-socket / -B
+    ntasks_per_core: int | None
+    exclusive: bool
+    constraint: object | None  # the parsed Constraint
+    nodelist: tuple[str, ...] | None
+    exclude: tuple[str, ...] | None
+    settings: dict  # option name -> Setting, for messages
+    unsure: tuple[str, ...]  # what the rules do not model in this request
+
+    @property
+    def gpu_asks(self) -> tuple[GresAsk, ...]:
+        every = [*self.node_gres, self.gpus_per_task, self.gpus_total]
+        return tuple(a for a in every if a is not None and a.name == "gpu")
+
+
+def _int(setting) -> int | None:
+    if setting is None:
+        return None
+    value = getattr(setting.value, "value", setting.value)
+    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
+
+
+def _megabytes(setting) -> int | None:
+    if setting is None:
+        return None
+    value = getattr(setting.value, "megabytes", None)
+    return value if isinstance(value, int) else None
+
+
+def _hosts(setting, unsure: list[str]) -> tuple[str, ...] | None:
+    if setting is None:
+        return None
+    text = setting.raw
+    if not text or "/" in text or count_hosts(text) is None:
+        unsure.append(f"`--{setting.name}={text}`")
+        return None
+    try:
+        return expand_hostlist(text)
+    except (HostlistError, ValueError):
+        unsure.append(f"`--{setting.name}={text}`")
+        return None
+
+
+def _items(setting, unsure: list[str]) -> tuple:
+    if setting is None:
+        return ()
+    if getattr(setting.value, "none", False):
+        return ()
+    items = getattr(setting.value, "items", None)
+    if items is None:
+        unsure.append(f"`--{setting.name}={setting.raw}`")
+        return ()
+    return tuple(GresAsk(i.name, i.type, i.count, setting) for i in items if i.count > 0)
+
+
+def _one_gpu_ask(setting, unsure: list[str]) -> GresAsk | None:
+    items = _items(setting, unsure)
+    if len(items) > 1:
+        unsure.append(f"`--{setting.name}={setting.raw}` (several GPU types)")
+        return None
+    return items[0] if items else None
+
+
+def _layout(request, unsure: list[str]) -> tuple[int | None, int | None, int | None, int | None]:
+    """(threads used per core, threads per core required, sockets required, cores per socket required)."""
+    sockets = _int(request.get("sockets-per-node"))
+    cores = _int(request.get("cores-per-socket"))
+    threads_min = _int(request.get("threads-per-core"))
+    extra = request.get("extra-node-info")
+    if extra is not None:
+        levels = getattr(extra.value, "levels", None)
+        if levels is None:
+            unsure.append(f"`--extra-node-info={extra.raw}`")
+        else:
+            found = [level[0] if level else None for level in levels] + [None, None, None]
+            sockets = sockets if sockets is not None else found[0]
+            cores = cores if cores is not None else found[1]
+            threads_min = threads_min if threads_min is not None else found[2]
+    threads = threads_min
+    hint = request.get("hint")
+    if hint is not None and threads is None:
+        values = getattr(hint.value, "values", None)
+        if values is None:
+            unsure.append(f"`--hint={hint.raw}`")
+        elif "nomultithread" in values:
+            threads = 1
+        elif "multithread" not in values and "compute_bound" in values:
+            unsure.append(f"`--hint={hint.raw}`")
+    return threads, threads_min, sockets, cores
+
+
+def need_of(request, version) -> Need:
+    """The ``Need`` of one component's effective request."""
+    from slurmspec.model.request import hint_is_dropped
+
+    unsure = [text for name, text in _UNSURE.items() if text and request.get(name) is not None]
+    nodes = request.get("nodes")
+    nodes_min = nodes_max = None
+    if nodes is not None:
+        value = nodes.value
+        lo, hi = getattr(value, "minimum", None), getattr(value, "maximum", None)
+        if not isinstance(lo, int) or getattr(value, "sizes", ()):
+            unsure.append(f"`--nodes={nodes.raw}`")
+        else:
+            nodes_min, nodes_max = lo, (hi if isinstance(hi, int) and hi > 0 else None)
+    cpt = _int(request.get("cpus-per-task"))
+    node_gres = [*_items(request.get("gres"), unsure)]
+    node_gres += [attrs.evolve(a, name="gpu") for a in _items(request.get("gpus-per-node"), unsure)]
+    if len({a.type is None for a in node_gres if a.name == "gpu"}) > 1:
+        unsure.append("typed and untyped GPUs together")
+    exclusive = request.get("exclusive")
+    threads, threads_min, sockets, cores = _layout(request, unsure)
+    if request.get("hint") is not None and hint_is_dropped(request, version):
+        threads = threads_min  # sbatch drops --hint next to the layout options
+    constraint = request.get("constraint")
+    if constraint is not None and getattr(constraint.value, "expr", "bad") == "bad":
+        unsure.append(f"`--constraint={constraint.raw}`")
+        constraint = None
+    return Need(
+        nodes_min=nodes_min,
+        nodes_max=nodes_max,
+        ntasks=_int(request.get("ntasks")) or None,
+        tasks_per_node=_int(request.get("ntasks-per-node")) or None,
+        cpus_per_task=cpt or 1,
+        cpus_per_gpu=_int(request.get("cpus-per-gpu")) or None,
+        mincpus=_int(request.get("mincpus")) or None,
+        node_gres=tuple(node_gres),
+        gpus_per_task=_one_gpu_ask(request.get("gpus-per-task"), unsure),
+        gpus_total=_one_gpu_ask(request.get("gpus"), unsure),
+        mem=_megabytes(request.get("mem")),
+        mem_per_cpu=_megabytes(request.get("mem-per-cpu")),
+        mem_per_gpu=_megabytes(request.get("mem-per-gpu")),
+        threads=threads,
+        threads_min=threads_min,
+        sockets=sockets,
+        cores=cores,
+        ntasks_per_core=_int(request.get("ntasks-per-core")) or None,
+        exclusive=exclusive is not None and getattr(exclusive.value, "value", "") in ("exclusive", ""),
+        constraint=None if constraint is None else constraint.value,
+        nodelist=_hosts(request.get("nodelist"), unsure),
+        exclude=_hosts(request.get("exclude"), unsure),
+        settings={s.name: s for s in request.settings},
+        unsure=tuple(unsure),
+    )

@@ -1,0 +1,122 @@
+"""SB410: a `--nodes` count outside what the partitions allow (MaxNodes, MinNodes, their node count).
+
+``src/slurmctld/job_mgr.c:_part_access_check()`` and ``job_limits_check()``
+compare the job's node count with each partition's ``MinNodes``/``MaxNodes``
+and its number of nodes; these are partition limits, so ``EnforcePartLimits``
+decides (``_where.limit_outcome``). Measured with held-off submissions on
+Slurm 22.05.8 and 24.11.5: under ``ALL`` the job is refused ("Node count
+specification invalid") when its minimum or its maximum (``-N 2-3`` with
+MaxNodes=2) is out of range; under ``NO`` a minimum out of range is accepted
+and pends (reason ``PartitionConfig``/``PartitionNodeLimit``), except that
+from 24.11 a count above the cluster's node count is refused
+(``NODES_OVER_CLUSTER_REFUSED``); from 24.11 a job without ``--nodes`` in a
+partition with ``MinNodes`` above 1 is refused under ``ALL``/``ANY``
+(``PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED``; 22.05 raises it to MinNodes).
+"""
+
+from __future__ import annotations
+
+from slurmspec.gates import NODES_OVER_CLUSTER_REFUSED, PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED
+from slurmspec.kinds import EnforcePartLimits, Outcome, Severity
+from slurmspec.lint.context import Context
+from slurmspec.lint.rule import rule
+from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome, runnable, where
+
+
+def _problem(p, low: int, high: int | None, strict: bool) -> str | None:
+    """Why ``low``(-``high``) nodes break partition ``p``'s limits (``strict``: the maximum counts too)."""
+    if p.max_nodes is not None and low > p.max_nodes:
+        return f"partition {p.name} allows at most {p.max_nodes} nodes per job (MaxNodes)"
+    if low > len(p.nodes):
+        return f"partition {p.name} has {len(p.nodes)} nodes"
+    if p.min_nodes > 1 and low < p.min_nodes:
+        return f"partition {p.name} needs at least {p.min_nodes} nodes per job (MinNodes)"
+    if strict and high is not None and p.max_nodes is not None and high > p.max_nodes:
+        return f"partition {p.name} allows at most {p.max_nodes} nodes per job (MaxNodes)"
+    return None
+
+
+@rule("SB410", "node-count-over-partition", Severity.ERROR, Outcome.REFUSED)
+def node_count_over_partition(ctx: Context) -> None:
+    """
+    ## What it does
+    With a cluster profile, finds a `--nodes` count above a partition's `MaxNodes` or its number of
+    nodes, or below its `MinNodes`.
+
+    ## Why is this bad?
+    With `EnforcePartLimits=ALL` (or `ANY`, when every listed partition is out of range) the
+    controller refuses the job: "Node count specification invalid". With `EnforcePartLimits=NO`
+    the job is accepted and pends forever (`PartitionNodeLimit`).
+
+    ## Example
+    ```sbatch
+    #!/bin/bash
+    #SBATCH --partition=gpu
+    #SBATCH --nodes=8
+    #SBATCH --time=01:00:00
+    srun ./app
+    ```
+
+    ## Use instead
+    ```sbatch
+    #!/bin/bash
+    #SBATCH --partition=gpu
+    #SBATCH --nodes=2
+    #SBATCH --time=01:00:00
+    srun ./app
+    ```
+
+    ## Slurm versions
+    All; the outcome follows the profile's `EnforcePartLimits`. From 24.11 a count above the whole
+    cluster's nodes is refused whatever `EnforcePartLimits` says, and a job without `--nodes` in a
+    partition whose `MinNodes` is above 1 is refused under `ALL`/`ANY`. Needs a cluster profile
+    (`--cluster`); silent without one.
+
+    ## References
+    - `man sbatch`, `--nodes`; `man slurm.conf`, `MaxNodes`, `MinNodes`, `EnforcePartLimits`
+    - `src/slurmctld/job_mgr.c:_part_access_check()` (`ESLURM_INVALID_NODE_COUNT`)
+    """
+    if ctx.cluster is None:
+        return
+    enforce = ctx.cluster.config.enforce_part_limits
+    strict = enforce is not EnforcePartLimits.NO
+    for placement in runnable(ctx):
+        setting = placement.request.get("nodes")
+        if setting is None:
+            _min_nodes_without_nodes(ctx, placement, strict)
+            continue
+        value = setting.value
+        low, high = getattr(value, "minimum", None), getattr(value, "maximum", None)
+        if not isinstance(low, int) or low < 1 or getattr(value, "sizes", ()):
+            continue
+        high = high if isinstance(high, int) and high >= low else None
+        outcome = limit_outcome(ctx, placement.usable, lambda p: _problem(p, low, high, strict) is not None)
+        cluster_size = len(ctx.cluster.nodes)
+        if low > cluster_size and ctx.version >= NODES_OVER_CLUSTER_REFUSED:
+            outcome = Outcome.REFUSED
+            why = f"the cluster has {cluster_size} nodes; from Slurm 24.11 the controller refuses the job"
+        elif outcome is None:
+            continue
+        else:
+            problems = [_problem(p, low, high, strict) for p in placement.usable]
+            why = f"{'; '.join(p for p in problems if p)}; {enforcement(ctx, outcome)}"
+        ctx.report("SB410", setting.directive.span, f"{where(setting)}: {why}", outcome=outcome)
+
+
+def _min_nodes_without_nodes(ctx: Context, placement, strict: bool) -> None:
+    request = placement.request
+    if not strict or ctx.version < PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED:
+        return
+    if request.get("ntasks") is not None or request.get("nodelist") is not None:
+        return  # the task count or the node list may raise the node count
+    outcome = limit_outcome(ctx, placement.usable, lambda p: p.min_nodes > 1)
+    span = anchor(placement)
+    if outcome is None or span is None:
+        return
+    names = ", ".join(f"{p.name} (MinNodes={p.min_nodes})" for p in placement.usable if p.min_nodes > 1)
+    ctx.report(
+        "SB410", span,
+        f"without `--nodes` the job asks for one node, fewer than partition {names} requires;"
+        f" {enforcement(ctx, outcome)} (\"Node count specification invalid\"); add `--nodes`",
+        outcome=outcome,
+    )

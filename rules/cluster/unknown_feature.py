@@ -1,0 +1,70 @@
+"""SB408: a `--constraint` naming a feature no node of the cluster has.
+
+slurmctld checks every feature name of the expression against the nodes'
+features (``src/slurmctld/job_mgr.c:build_feature_list()`` /
+``valid_feature_counts()``) and refuses the job when one is unknown: "Invalid
+feature specification" (measured on Slurm 22.05.8 and 24.11.5 with
+``-C nosuch``; a feature other nodes have is refused differently, SB409).
+"""
+
+from __future__ import annotations
+
+from slurmspec.kinds import Outcome, Severity
+from slurmspec.lint.context import Context
+from slurmspec.lint.rule import rule
+from slurmspec.rules.cluster import _features
+from slurmspec.spec.locate import did_you_mean
+
+
+@rule("SB408", "unknown-feature", Severity.ERROR, Outcome.REFUSED)
+def unknown_feature(ctx: Context) -> None:
+    """
+    ## What it does
+    With a cluster profile, finds a `--constraint` that names a node feature no node of the cluster
+    has, and suggests the closest one.
+
+    ## Why is this bad?
+    The controller refuses the job: "Invalid feature specification". Features are the site's own
+    names (`a100`, `ib`, `skylake`...), so a script from another cluster often names some that do
+    not exist here.
+
+    ## Example
+    ```sbatch
+    #!/bin/bash
+    #SBATCH --constraint=gpu80gb
+    #SBATCH --time=01:00:00
+    srun ./app
+    ```
+
+    ## Use instead
+    ```sbatch
+    #!/bin/bash
+    #SBATCH --constraint=a100
+    #SBATCH --time=01:00:00
+    srun ./app
+    ```
+
+    ## Slurm versions
+    All. Needs a cluster profile (`--cluster`); silent without one.
+
+    ## References
+    - `man sbatch`, `--constraint`; `man slurm.conf`, node `Features`
+    - `src/slurmctld/job_mgr.c:build_feature_list()` ("Invalid feature specification")
+    """
+    if ctx.cluster is None:
+        return
+    known = sorted({f for shape in ctx.cluster.shapes for f in shape.features})
+    seen = set()
+    for component in ctx.script.components:
+        setting = component.request.get("constraint")
+        if setting is None or id(setting.directive) in seen:
+            continue
+        seen.add(id(setting.directive))
+        value = setting.value if hasattr(setting.value, "features") else None
+        unknown = [n for n in dict.fromkeys(_features.names(value)) if n not in known]
+        for name in unknown:
+            ctx.report(
+                "SB408", setting.directive.span,
+                f"no node of the cluster has the feature `{name}`{did_you_mean(name, known)}; the controller refuses"
+                f" the job (\"Invalid feature specification\"); its features are {', '.join(known) or 'none'}",
+            )
