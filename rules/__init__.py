@@ -88,6 +88,21 @@ FAMILIES = {
         "requeue_without_signal",
     ),
     "cluster": (  # SB4xx: filled as the cluster rules land (rules/cluster/)
+        # SB401-SB414 the request against the partitions and nodes
+        "unknown_partition",
+        "partition_unavailable",
+        "partition_access",
+        "time_over_partition_limit",
+        "time_min_over_partition_limit",
+        "no_node_fits",
+        "unknown_gres",
+        "unknown_feature",
+        "constraint_unsatisfiable",
+        "node_count_over_partition",
+        "nodelist_not_in_partition",
+        "array_over_max_array_size",
+        "signal_without_preemption",
+        "memory_over_partition_max",
         # SB450-SB454 waste, SB460-SB465 site policy
         "cpus_over_gpu_share",
         "memory_over_gpu_share",

@@ -104,10 +104,6 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
         from slurmspec.emit.cluster_fit import cluster_refusals
 
         problems = list(cluster_refusals(script, found))
-        if not problems and cluster is not None:
-            from slurmspec.emit.shape_fit import shape_problems
-
-            problems = list(shape_problems(spec, script, cluster))
         if problems:
             return _refuse(name, text, problems)
     refused = False if args.no_check else _check(found, args.output or "<emitted>")

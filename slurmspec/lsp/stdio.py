@@ -4,7 +4,8 @@ pygls reads a message by its ``Content-Length`` header in one ``read(n)``, and
 a header line with one ``readline()``; a header announcing a terabyte, or a
 stream with no line break, would have it allocate without limit and die. Here
 a header line is cut at ``MAX_HEADER_LINE`` bytes (the pieces are not valid
-headers, so pygls skips them), and a body larger than ``MAX_MESSAGE_BYTES`` is
+headers, so pygls skips them), bytes before a ``Content-Length`` header on its
+line are dropped (what a wrong length leaves behind), and a body larger than ``MAX_MESSAGE_BYTES`` is
 read and thrown away in pieces; pygls then gets a notification nobody handles
 in its place, and the next message is read normally.
 
@@ -22,6 +23,7 @@ from typing import BinaryIO
 MAX_MESSAGE_BYTES = 64 * 1024 * 1024
 MAX_HEADER_LINE = 64 * 1024
 _CHUNK = 1024 * 1024
+HEADER = b"Content-Length:"
 DROPPED = b'{"jsonrpc": "2.0", "method": "$/slurmspec/droppedMessage"}'
 
 log = logging.getLogger("slurmspec.lsp")
@@ -34,7 +36,12 @@ class BoundedInput:
         self.raw, self.limit = raw, limit
 
     def readline(self) -> bytes:
-        return self.raw.readline(MAX_HEADER_LINE)
+        line = self.raw.readline(MAX_HEADER_LINE)
+        # Resynchronise after a wrong Content-Length: the stray bytes of the previous body end up
+        # in front of the next header, and JSON bodies end without a line break, so without this
+        # every later header would be glued to the body before it and the server would go deaf.
+        at = line.rfind(HEADER)
+        return line[at:] if at > 0 else line
 
     def read(self, size: int) -> bytes:
         if size <= self.limit:

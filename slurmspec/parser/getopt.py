@@ -13,7 +13,7 @@ between ``--cluster`` and ``--clusters`` alone).
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Any, Callable
 
 import attrs
 
@@ -41,6 +41,7 @@ class _Getopt:
         ignored: bool,
         make_span: Callable[[int, int], Span],
         source: str,
+        typed: Callable[[OptionSpec, str | None], Any] | None = None,
     ) -> None:
         self.words = words
         self.version = version
@@ -48,6 +49,7 @@ class _Getopt:
         self.ignored = ignored
         self.span = make_span
         self.source = source
+        self.typed = typed
         self.directives: list[Directive] = []
         self.issues: list[ParseIssue] = []
 
@@ -74,6 +76,7 @@ class _Getopt:
                 component=self.component,
                 # Early-pass options are skipped inside scripts (slurm_process_option()).
                 ignored=self.ignored or spec.early_pass,
+                typed=None if self.typed is None else self.typed(spec, value),
             )
         )
 
@@ -358,6 +361,8 @@ def run_getopt(
     ignored: bool,
     make_span: Callable[[int, int], Span],
     source: str,
+    typed: Callable[[OptionSpec, str | None], Any] | None = None,
 ) -> GetoptResult:
-    """Run sbatch's option parsing over ``words``; never raises."""
-    return _Getopt(words, version, component, ignored, make_span, source).run()
+    """Run sbatch's option parsing over ``words``; never raises. ``typed(option, value)``, when
+    given, is each directive's typed value (made with it, not copied in afterwards)."""
+    return _Getopt(words, version, component, ignored, make_span, source, typed).run()

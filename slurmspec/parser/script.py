@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from slurmspec.model.request import JobRequest, build_request
@@ -14,6 +16,10 @@ from slurmspec.parser.words import tokenise
 from slurmspec.kinds import ArgKind
 from slurmspec.span import LineIndex
 from slurmspec.version import NEWEST, Version
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from slurmspec.model.options import OptionSpec
+    from slurmspec.model.values._base import Parsed
 
 _PREFIXES = {LineKind.DIRECTIVE: "#SBATCH", LineKind.LEGACY_DIRECTIVE: "#SLURM"}
 
@@ -31,6 +37,10 @@ def decode(source: str | bytes) -> tuple[str, bool]:
 def parse_script(source: str | bytes, path: str | None = None, version: Version = NEWEST) -> Script:
     text, undecodable = decode(source)
     index = LineIndex(text)
+
+    def typed(option: OptionSpec, value: str | None) -> Parsed | None:
+        return typed_value(option, value, version)
+
     lines = split_lines(text)
 
     header_end = len(text)
@@ -74,7 +84,7 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
             words_by_component[component].extend(words)
         elif words:
             # sbatch never reads this line; parse it alone so rules can say what it meant.
-            late = run_getopt(list(words), version, component, True, index.span, text)
+            late = run_getopt(list(words), version, component, True, index.span, text, typed)
             late_directives.extend(late.directives)
             issues.extend(late.issues)
 
@@ -82,14 +92,14 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
     all_directives: list[Directive] = []
     previous: JobRequest | None = None
     for number, words in enumerate(words_by_component):
-        result = run_getopt(words, version, number, False, index.span, text)
-        directives = [_with_typed_value(d, version) for d in result.directives]
+        result = run_getopt(words, version, number, False, index.span, text, typed)
+        directives = list(result.directives)
         issues.extend(result.issues)
         request = build_request(number, directives, version, inherited_from=previous)
         components.append(Component(number, directives, request))
         all_directives.extend(directives)
         previous = request
-    all_directives.extend(_with_typed_value(d, version) for d in late_directives)
+    all_directives.extend(late_directives)
 
     return Script(
         path=path,
@@ -107,14 +117,20 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
 
 
 def _with_typed_value(directive: Directive, version: Version) -> Directive:
-    kind = directive.option.kind
+    typed = typed_value(directive.option, directive.value, version)
+    return directive if typed is None else attrs.evolve(directive, typed=typed)
+
+
+def typed_value(option: OptionSpec, value: str | None, version: Version) -> Parsed | None:
+    """The typed value of ``option`` given ``value`` (None when the option has no value syntax)."""
+    kind = option.kind
     if kind is None:
-        return directive
+        return None
     from slurmspec.model.values import PARSERS
 
     parser = PARSERS.get(kind)
     if parser is None:
-        return directive
-    if directive.value is None and directive.option.argument_in(version) is ArgKind.NONE:
-        return directive
-    return attrs.evolve(directive, typed=parser(directive.value, version))
+        return None
+    if value is None and option.argument_in(version) is ArgKind.NONE:
+        return None
+    return parser(value, version)

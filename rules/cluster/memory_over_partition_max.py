@@ -1,0 +1,95 @@
+"""SB414: memory per node above the partition's MaxMemPerNode.
+
+``MaxMemPerNode`` (of the partition, else of the cluster) is a partition
+limit: ``src/slurmctld/job_mgr.c:_valid_pn_min_mem()`` /
+``job_limits_check()``; ``EnforcePartLimits`` decides (``_where.limit_outcome``).
+Measured with held-off submissions on Slurm 22.05.8 and 24.11.5: ``-p long -N 2
+--mem=150G`` (MaxMemPerNode=100000) and ``--mem-per-cpu=50001 -c 2`` are refused
+under ``ALL`` ("Memory required by task is not available") and accepted under
+``NO``, where they pend. (``MaxMemPerCPU`` does not refuse: the controller
+gives the job more CPUs, which SB406 checks.)
+"""
+
+from __future__ import annotations
+
+from slurmspec.kinds import Outcome, Severity
+from slurmspec.lint.context import Context
+from slurmspec.lint.rule import rule
+from slurmspec.rules.cluster._need import need_of
+from slurmspec.rules.cluster._where import enforcement, limit_outcome, runnable, where
+
+
+def memory_per_node(need) -> tuple[int | None, str]:
+    """The least memory per node the request certainly asks for, and the option it comes from."""
+    if need.mem:
+        return need.mem, "mem"
+    if need.mem_per_cpu and not need.exclusive:
+        cpus = need.cpus_per_task * (need.tasks_per_node or 1)
+        return need.mem_per_cpu * cpus, "mem-per-cpu"
+    gpus = sum(a.count for a in need.node_gres if a.name == "gpu")
+    if need.mem_per_gpu and gpus:
+        return need.mem_per_gpu * gpus, "mem-per-gpu"
+    return None, ""
+
+
+@rule("SB414", "memory-over-partition-max", Severity.ERROR, Outcome.REFUSED)
+def memory_over_partition_max(ctx: Context) -> None:
+    """
+    ## What it does
+    With a cluster profile, finds memory per node (`--mem`, `--mem-per-cpu` × CPUs per node,
+    `--mem-per-gpu` × GPUs per node) above the `MaxMemPerNode` of the job's partitions.
+
+    ## Why is this bad?
+    With `EnforcePartLimits=ALL` (or `ANY`, when every listed partition is over) the controller
+    refuses the job: "Memory required by task is not available". With `EnforcePartLimits=NO` it
+    pends forever.
+
+    ## Example
+    ```sbatch
+    #!/bin/bash
+    #SBATCH --partition=shared
+    #SBATCH --mem=200G
+    #SBATCH --time=01:00:00
+    srun ./app
+    ```
+
+    ## Use instead
+    ```sbatch
+    #!/bin/bash
+    #SBATCH --partition=shared
+    #SBATCH --mem=64G
+    #SBATCH --time=01:00:00
+    srun ./app
+    ```
+
+    ## Slurm versions
+    All; the outcome follows the profile's `EnforcePartLimits`. Needs a cluster profile
+    (`--cluster`); silent without one.
+
+    ## References
+    - `man sbatch`, `--mem`, `--mem-per-cpu`; `man slurm.conf`, `MaxMemPerNode`, `EnforcePartLimits`
+    - `src/slurmctld/job_mgr.c:_valid_pn_min_mem()` (`ESLURM_INVALID_TASK_MEMORY`)
+    """
+    if ctx.cluster is None:
+        return
+    default = ctx.cluster.config.max_mem_per_node
+    for placement in runnable(ctx):
+        need = need_of(placement.request, ctx.version)
+        memory, option = memory_per_node(need)
+        if not memory:
+            continue
+
+        def limit(p) -> int | None:
+            return p.max_mem_per_node if p.max_mem_per_node is not None else default
+
+        def over(p) -> bool:
+            return limit(p) is not None and memory > limit(p)
+
+        outcome = limit_outcome(ctx, placement.usable, over)
+        if outcome is None:
+            continue
+        limits = ", ".join(f"partition {p.name} allows {limit(p)} MB per node" for p in placement.usable if over(p))
+        setting = placement.request.get(option)
+        ctx.report("SB414", setting.directive.span,
+                   f"{where(setting)} asks {memory} MB per node; {limits}; {enforcement(ctx, outcome)}",
+                   outcome=outcome)
