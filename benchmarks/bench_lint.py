@@ -1,61 +1,222 @@
-"""Time cold single-file `slurmspec lint` against `python -c pass`, and batch lint of the corpus.
+"""Issue 14's figures in one run: cold start, throughput, ``--jobs``, and memory over many files.
 
-Run: python benchmarks/bench_lint.py [--runs N] [--corpus ../shared/corpus/real]
-Prints median wall-clock times; never asserts (timings belong in notes, not tests).
+Run: python benchmarks/bench_lint.py [--runs 15] [--corpus ../shared/corpus/real]
+                                     [--memory 6000,100000] [--python PYTHON]
+
+It installs this checkout (not editable) into a temporary folder and runs it with a
+virtual environment's interpreter whose only extra paths are that folder and the
+dependencies' site-packages, so ``python -c pass`` pays no editable-install finder
+or other ``.pth`` start-up hooks (``--python`` uses an interpreter as it is). Times are
+CPU seconds of the child processes (``getrusage``), interleaved run by run, median
+of ``--runs``: CPU time moves far less than wall time on a shared machine. ``--jobs``
+is compared by wall time, as the point is to use more cores. Peak memory is the
+largest resident set of the lint process and its workers (``wait4``), over files
+generated in a temporary folder by repeating the corpus, deleted afterwards.
+Never asserts: timings belong in notes, not tests.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
+import resource
+import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+SAMPLE = ROOT / "samples" / "multinode-torchrun.sbatch"
+SPEC = ROOT / "samples" / "multinode-torchrun.toml"
+_RUN_CLI = "import sys; from slurmspec.cli import main; sys.exit(main())"
 
 
-def median_seconds(command: list[str], runs: int) -> float:
-    # Run from a neutral folder: inside the checkout, `python -m slurmspec` would
-    # import the source tree (without the rules/ and grammar/ mapping) instead of
-    # the installed package.
-    neutral = tempfile.mkdtemp(prefix="slurmspec-bench-")
-    times = []
-    for _ in range(runs):
+def install(work: Path) -> str:
+    """A Python that imports this checkout as installed from a wheel, and nothing else of ours."""
+    source, target, venv = work / "src", work / "site", work / "venv"
+    ignore = shutil.ignore_patterns(".git", "build", "*.egg-info", "__pycache__", ".hypothesis", "*.whl")
+    shutil.copytree(ROOT, source, ignore=ignore)
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
+                    "--target", str(target), str(source)], check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = str(venv / "bin" / "python")
+    purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             check=True, capture_output=True, text=True).stdout.strip()
+    # Path lines only: the dependencies' folder is added without running its .pth hooks.
+    Path(purelib, "slurmspec-bench.pth").write_text(f"{target}\n{sysconfig.get_paths()['purelib']}\n")
+    subprocess.run([python, "-m", "compileall", "-q", str(target)], check=True, stdout=subprocess.DEVNULL)
+    return python
+
+
+def child_cpu(command: list[str], cwd: str, stdin=None) -> float:
+    """CPU seconds (user + system) of one run of ``command`` and everything it waited for."""
+    process = subprocess.Popen(command, cwd=cwd, stdin=stdin or subprocess.DEVNULL,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    _, stderr = process.communicate()
+    if process.returncode > 1:
+        raise SystemExit(f"{' '.join(command[:6])} ... failed ({process.returncode}):\n{stderr.decode(errors='replace')}")
+    return _cpu_of_last_child()
+
+
+_last = resource.getrusage(resource.RUSAGE_CHILDREN)
+
+
+def _cpu_of_last_child() -> float:
+    global _last
+    now = resource.getrusage(resource.RUSAGE_CHILDREN)
+    spent = (now.ru_utime - _last.ru_utime) + (now.ru_stime - _last.ru_stime)
+    _last = now
+    return spent
+
+
+def interleaved(commands: dict[str, list[str]], runs: int, cwd: str, before=None) -> dict[str, float]:
+    """Median CPU seconds of each command, the commands taking turns (one warm-up round first)."""
+    spent: dict[str, list[float]] = {name: [] for name in commands}
+    for round_ in range(runs + 1):
+        for name, command in commands.items():
+            if before is not None:
+                before(name)
+            seconds = child_cpu(command, cwd)
+            if round_:
+                spent[name].append(seconds)
+    return {name: statistics.median(values) for name, values in spent.items()}
+
+
+def wall(command: list[str], cwd: str) -> float:
+    start = time.perf_counter()
+    subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+THROUGHPUT = r"""
+import sys, time
+from slurmspec.lint.engine import lint_script, select_rules
+from slurmspec.parser.script import parse_script
+paths = sys.argv[2:]
+data = [open(p, "rb").read() for p in paths]
+rules = select_rules()
+for d, p in zip(data, paths):
+    lint_script(parse_script(d, p), rules)  # warm: lazy imports and caches
+rounds = int(sys.argv[1])
+best = float("inf")
+each = [float("inf")] * len(paths)
+for _ in range(rounds):
+    cpu = time.process_time()
+    for i, (d, p) in enumerate(zip(data, paths)):
         start = time.perf_counter()
-        done = subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=neutral)
-        times.append(time.perf_counter() - start)
-        if done.returncode > 1:
-            raise SystemExit(f"{' '.join(command[:4])} ... failed:\n{done.stderr.decode(errors='replace')}")
-    return statistics.median(times)
+        lint_script(parse_script(d, p), rules)
+        each[i] = min(each[i], time.perf_counter() - start)
+    best = min(best, time.process_time() - cpu)
+each.sort()
+print(len(paths) / best, each[len(each) // 2], each[int(len(each) * 0.95)])
+"""
+
+
+def peak_rss_mib(command: list[str], cwd: str) -> tuple[float, float]:
+    """(peak resident MiB of the process and its waited-for workers, wall seconds)."""
+    start = time.perf_counter()
+    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    if process.returncode > 1:
+        raise SystemExit(f"{' '.join(command[:6])} ... failed ({process.returncode})")
+    return usage.ru_maxrss / 1024, time.perf_counter() - start
+
+
+def generate(folder: Path, count: int, corpus: list[Path]) -> None:
+    """``count`` scripts in ``folder`` (100 per subfolder), repeating the corpus in order."""
+    texts = [path.read_bytes() for path in corpus]
+    for number in range(count):
+        sub = folder / f"{number // 100:05d}"
+        if number % 100 == 0:
+            sub.mkdir(parents=True)
+        (sub / f"{number:06d}.sbatch").write_bytes(texts[number % len(texts)])
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--runs", type=int, default=20)
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--runs", type=int, default=15)
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus" / "real")
-    parser.add_argument("--sample", type=Path, default=ROOT / "samples" / "multinode-torchrun.sbatch")
+    parser.add_argument("--memory", default="6000,100000", help="file counts for the memory runs ('' skips them)")
+    parser.add_argument("--python", default=None, help="use this interpreter as it is instead of installing")
     args = parser.parse_args()
-    args.sample = args.sample.resolve()
-    args.corpus = args.corpus.resolve()
+    corpus = sorted(args.corpus.resolve().glob("*.sbatch"))
+    if not corpus:
+        raise SystemExit(f"no *.sbatch in {args.corpus}")
 
-    python = sys.executable
-    baseline = median_seconds([python, "-c", "pass"], args.runs)
-    text_lint = median_seconds([python, "-m", "slurmspec", "lint", str(args.sample)], args.runs)
-    json_lint = median_seconds(
-        [python, "-m", "slurmspec", "lint", "--format", "json", str(args.sample)], args.runs
-    )
-    corpus = sorted(args.corpus.glob("*.sbatch"))
-    batch = median_seconds(
-        [python, "-m", "slurmspec", "lint", "--format", "json", *map(str, corpus)], max(3, args.runs // 5)
-    )
-    print(f"python -c pass                : {baseline * 1000:7.1f} ms")
-    print(f"cold lint, one file (json)    : {json_lint * 1000:7.1f} ms  ({json_lint / baseline:.2f}x)")
-    print(f"cold lint, one file (text)    : {text_lint * 1000:7.1f} ms  ({text_lint / baseline:.2f}x)")
-    print(f"batch lint, {len(corpus)} corpus files : {batch * 1000:7.1f} ms  "
-          f"({batch / max(1, len(corpus)) * 1000:.2f} ms per file)")
+    with tempfile.TemporaryDirectory(prefix="slurmspec-bench-") as work_name:
+        work = Path(work_name)
+        python = args.python or install(work)
+        neutral = str(work)  # never the checkout: `python -m` would import the source tree
+        lint = [python, "-c", _RUN_CLI, "lint"]
+        rows: list[tuple[str, str, str]] = []
+
+        # 1. Cold single-file runs, against the interpreter doing nothing.
+        fixing = work / "fix.sbatch"
+        cold = interleaved({
+            "pass": [python, "-c", "pass"],
+            "json": [*lint, "--format", "json", str(SAMPLE)],
+            "concise": [*lint, "--format", "concise", str(SAMPLE)],
+            "text": [*lint, "--format", "text", str(SAMPLE)],
+            "fix": [*lint, "--fix", "--format", "concise", str(fixing)],
+            "emit": [python, "-c", _RUN_CLI, "emit", str(SPEC)],
+        }, args.runs, neutral, before=lambda name: name == "fix" and shutil.copy(SAMPLE, fixing))
+        base = cold["pass"]
+        rows.append(("python -c pass", f"{base * 1000:.1f} ms CPU", ""))
+        for name, limit in (("json", 7), ("concise", 7), ("text", 8)):
+            rows.append((f"cold lint --format {name}", f"{cold[name] * 1000:.1f} ms",
+                         f"{cold[name] / base:.2f}x pass (target <= {limit}x)"))
+        for name in ("fix", "emit"):
+            rows.append((f"cold {'lint --fix' if name == 'fix' else 'emit'}", f"{cold[name] * 1000:.1f} ms",
+                         f"{cold[name] / cold['concise']:.2f}x lint --format concise (target <= 1.10x)"))
+
+        # 2. In-process parse + lint of the corpus on one core.
+        done = subprocess.run([python, "-c", THROUGHPUT, str(max(3, args.runs // 3)), *map(str, corpus)],
+                              cwd=neutral, check=True, capture_output=True, text=True)
+        rate, p50, p95 = map(float, done.stdout.split())
+        rows.append((f"in-process parse+lint, {len(corpus)} scripts", f"{rate:.0f} scripts/s per core",
+                     f"p50 {p50 * 1000:.2f} ms, p95 {p95 * 1000:.2f} ms (target >= 1000/s, p95 <= 2 ms)"))
+
+        # 3. A folder on every core, against one process and against ShellCheck on the same files.
+        jobs = [*lint, "--format", "json", "--no-config", str(args.corpus.resolve())]
+        outputs = {n: subprocess.run([*jobs, "--jobs", str(n)], cwd=neutral, capture_output=True).stdout
+                   for n in (1, os.cpu_count() or 1)}
+        same = len(set(outputs.values())) == 1
+        walls: dict[str, list[float]] = {"serial": [], "parallel": [], "shellcheck": []}
+        shellcheck = shutil.which("shellcheck")
+        for _ in range(max(3, args.runs // 3)):
+            walls["serial"].append(wall([*jobs, "--jobs", "1"], neutral))
+            walls["parallel"].append(wall(jobs, neutral))
+            if shellcheck:
+                walls["shellcheck"].append(wall([shellcheck, "-f", "json", *map(str, corpus)], neutral))
+        serial, parallel = statistics.median(walls["serial"]), statistics.median(walls["parallel"])
+        rows.append((f"lint {len(corpus)} files, --jobs default ({os.cpu_count()} cores)", f"{parallel:.2f} s wall",
+                     f"{serial / parallel:.2f}x faster than --jobs 1 ({serial:.2f} s); "
+                     f"output {'identical' if same else 'DIFFERENT'}"))
+        if shellcheck:
+            checked = statistics.median(walls["shellcheck"])
+            rows.append(("shellcheck -f json, same files", f"{checked:.2f} s wall",
+                         f"slurmspec --jobs is {checked / parallel:.2f}x faster (target >= 5x)"))
+
+        # 4. Peak memory over many files, one process and every core.
+        for count in [int(n) for n in args.memory.split(",") if n.strip()]:
+            folder = work / f"files-{count}"
+            generate(folder, count, corpus)
+            for jobs_ in ("1", str(os.cpu_count() or 1)):
+                mib, seconds = peak_rss_mib([*lint, "--format", "json", "--no-config", "--exit-zero",
+                                              "--jobs", jobs_, str(folder)], neutral)
+                limit = 80 if count <= 6000 else 100
+                rows.append((f"lint {count} files --jobs {jobs_}", f"{mib:.0f} MiB peak RSS",
+                             f"{seconds:.0f} s wall (target < {limit} MiB)"))
+            shutil.rmtree(folder)
+
+    width = max(len(r[0]) for r in rows)
+    for label, value, note in rows:
+        print(f"{label.ljust(width)}  {value:>24}  {note}")
 
 
 if __name__ == "__main__":

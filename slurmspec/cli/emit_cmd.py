@@ -41,14 +41,18 @@ def add_parser(commands) -> None:
     emit.add_argument("path", metavar="SPEC", help="a .toml job spec, or - for standard input")
     emit.add_argument("-o", "--output", default=None, metavar="FILE", help="write here instead of standard output")
     emit.add_argument("--slurm-version", type=version_arg, default=None, metavar="X.Y",
-                      help="target Slurm release (default: the newest supported)")
+                      help="target Slurm release (default: the cluster profile's, else the newest supported)")
     emit.add_argument("--no-check", action="store_true",
                       help="do not lint the emitted script (exit 0 whenever it is written)")
     emit.add_argument("--cluster", default=None, metavar="PROFILE",
                       help="write the GPU request this cluster accepts and refuse a spec it refuses (default: the"
                            " configuration's `cluster`); its Slurm release becomes the default target")
-    emit.add_argument("--no-config", action="store_true",
-                      help="ignore configuration files (their `cluster` and `policy`)")
+    where = emit.add_mutually_exclusive_group()
+    where.add_argument("--config", default=None, metavar="PATH",
+                       help="read `cluster` and `policy` from this configuration file instead of the one found"
+                            " from the spec's folder")
+    where.add_argument("--no-config", action="store_true",
+                       help="ignore configuration files (their `cluster` and `policy`)")
 
 
 def spec_problem(path: str, line: int, column: int, message: str) -> None:
@@ -124,7 +128,9 @@ def _cluster(args: argparse.Namespace):
     from slurmspec.lint.config import find_config, load_config
 
     config = None
-    if not args.no_config:
+    if args.config:
+        config = load_config(args.config)
+    elif not args.no_config:
         start = Path(args.path).parent if args.path != "-" else Path.cwd()
         found = find_config(str(start))
         config = load_config(found) if found is not None else None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import logging
+import re
 import sys
 from typing import IO
 
@@ -39,12 +40,16 @@ def add_parser(commands) -> None:
     add_common(lsp)
 
 
+# A traceback's first line ("Traceback ..." or, for exception groups, "+ Exception Group Traceback ...").
+_TRACEBACK = re.compile(r"\n[^\n]*Traceback \(most recent call last\):")
+
+
 class _Brief(logging.Formatter):
     """One line per record: the editor's log shows what went wrong, not a traceback, unless --verbose."""
 
     def format(self, record: logging.LogRecord) -> str:
         # pygls writes some tracebacks into the message itself ("Unable to deserialize message").
-        text = super().format(record).split("\nTraceback (most recent call last):")[0].rstrip()
+        text = _TRACEBACK.split(super().format(record), 1)[0].rstrip()
         if record.exc_info and record.exc_info[1] is not None:
             exc = record.exc_info[1]
             text += f": {type(exc).__name__}: {exc}"

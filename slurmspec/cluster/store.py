@@ -1,6 +1,6 @@
 """Profiles as TOML files: ``load_profile`` checks every key, ``dump_profile`` writes a readable, diffable file.
 
-Layout (``docs/cluster.md`` documents it, ``docs/cluster-profile.schema.json``
+Layout (``docs/cluster.md`` documents it, ``slurmspec/cluster/profile.schema.json``
 is its JSON Schema)::
 
     name = "lab"

@@ -14,7 +14,7 @@ from slurmspec.kinds import EnforcePartLimits
 
 HERE = Path(__file__).resolve().parent
 LAB = HERE / "profiles" / "lab.toml"
-SCHEMA = HERE.parents[1] / "docs" / "cluster-profile.schema.json"
+SCHEMA = HERE.parents[1] / "slurmspec" / "cluster" / "profile.schema.json"
 MINIMAL = '[config]\nslurm-version = "23.02.7"\n[[shape]]\nnodes = "n[1-2]"\ncpus = 4\nmemory = "8G"\n'
 
 

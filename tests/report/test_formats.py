@@ -174,7 +174,7 @@ def test_json_output_matches_the_documented_schema(monkeypatch, bad):
     jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is in the test extra")
     from pathlib import Path
 
-    schema = json.loads((Path(__file__).resolve().parents[2] / "docs" / "lint-report.schema.json").read_text())
+    schema = json.loads((Path(__file__).resolve().parents[2] / "slurmspec" / "report" / "lint-report.schema.json").read_text())
     _, out = lint(monkeypatch, "--format", "json", bad)
     report = json.loads(out)
     assert any(d["fix"] is not None for d in report["diagnostics"])  # SB201's fix is covered too

@@ -97,6 +97,22 @@ def test_schema_command_prints_the_shipped_schema():
     assert json.loads(result.stdout)["title"] == "slurmspec job spec"
 
 
+@pytest.mark.parametrize("name, resource", [
+    ("job-spec", "slurmspec/spec/schema.json"),
+    ("cluster-profile", "slurmspec/cluster/profile.schema.json"),
+    ("lint-report", "slurmspec/report/lint-report.schema.json"),
+])
+def test_schema_command_prints_each_schema_by_name(name, resource):
+    result = run("schema", name)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == json.loads((SAMPLES.parent / resource).read_text(encoding="utf-8"))
+
+
+def test_schema_command_rejects_an_unknown_name():
+    result = run("schema", "bogus")
+    assert result.returncode == 2 and b"invalid choice: 'bogus'" in result.stderr and b"Traceback" not in result.stderr
+
+
 @settings(max_examples=150, suppress_health_check=list(HealthCheck), deadline=None)
 @given(st.one_of(st.text(max_size=200), st.lists(st.sampled_from(
     ["[job]", "[launch]", "[[hetjob]]", "[env]", "kind = ", '"torchrun"', "program", "=", "1", "[", "]", "{", "}",
