@@ -57,9 +57,14 @@ def child_cpu(command: list[str], cwd: str, stdin=None) -> float:
     process = subprocess.Popen(command, cwd=cwd, stdin=stdin or subprocess.DEVNULL,
                                stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     _, stderr = process.communicate()
-    if process.returncode > 1:
-        raise SystemExit(f"{' '.join(command[:6])} ... failed ({process.returncode}):\n{stderr.decode(errors='replace')}")
+    _check(command, process.returncode, stderr)
     return _cpu_of_last_child()
+
+
+def _check(command: list[str], returncode: int, stderr: bytes) -> None:
+    """Exit codes 0 and 1 are verdicts; 2 or a traceback (exit 1 too) means nothing was measured."""
+    if returncode > 1 or b"Traceback (most recent call last)" in stderr:
+        raise SystemExit(f"{' '.join(command[:6])} ... failed ({returncode}):\n{stderr.decode(errors='replace')}")
 
 
 _last = resource.getrusage(resource.RUSAGE_CHILDREN)
@@ -88,8 +93,11 @@ def interleaved(commands: dict[str, list[str]], runs: int, cwd: str, before=None
 
 def wall(command: list[str], cwd: str) -> float:
     start = time.perf_counter()
-    subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - start
+    done = subprocess.run(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    seconds = time.perf_counter() - start
+    if not command[0].endswith("shellcheck"):
+        _check(command, done.returncode, done.stderr)
+    return seconds
 
 
 THROUGHPUT = r"""
@@ -119,12 +127,14 @@ print(len(paths) / best, each[len(each) // 2], each[int(len(each) * 0.95)])
 def peak_rss_mib(command: list[str], cwd: str) -> tuple[float, float]:
     """(peak resident MiB of the process and its waited-for workers, wall seconds)."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    _, status, usage = os.wait4(process.pid, 0)
-    process.returncode = os.waitstatus_to_exitcode(status)
-    if process.returncode > 1:
-        raise SystemExit(f"{' '.join(command[:6])} ... failed ({process.returncode})")
-    return usage.ru_maxrss / 1024, time.perf_counter() - start
+    with tempfile.TemporaryFile() as errors:
+        process = subprocess.Popen(command, cwd=cwd, stdout=subprocess.DEVNULL, stderr=errors)
+        _, status, usage = os.wait4(process.pid, 0)
+        process.returncode = os.waitstatus_to_exitcode(status)
+        seconds = time.perf_counter() - start
+        errors.seek(0)
+        _check(command, process.returncode, errors.read())
+    return usage.ru_maxrss / 1024, seconds
 
 
 def generate(folder: Path, count: int, corpus: list[Path]) -> None:
@@ -183,8 +193,11 @@ def main() -> None:
 
         # 3. A folder on every core, against one process and against ShellCheck on the same files.
         jobs = [*lint, "--format", "json", "--no-config", str(args.corpus.resolve())]
-        outputs = {n: subprocess.run([*jobs, "--jobs", str(n)], cwd=neutral, capture_output=True).stdout
-                   for n in (1, os.cpu_count() or 1)}
+        outputs = {}
+        for n in (1, os.cpu_count() or 1):
+            done = subprocess.run([*jobs, "--jobs", str(n)], cwd=neutral, capture_output=True)
+            _check(jobs, done.returncode, done.stderr)
+            outputs[n] = done.stdout
         same = len(set(outputs.values())) == 1
         walls: dict[str, list[float]] = {"serial": [], "parallel": [], "shellcheck": []}
         shellcheck = shutil.which("shellcheck")

@@ -88,7 +88,7 @@ FAMILIES = {
         "requeue_without_signal",
     ),
     "cluster": (  # SB4xx: filled as the cluster rules land (rules/cluster/)
-        # SB401-SB414 the request against the partitions and nodes
+        # SB401-SB415 the request against the partitions and nodes
         "unknown_partition",
         "partition_unavailable",
         "partition_access",
@@ -103,6 +103,7 @@ FAMILIES = {
         "array_over_max_array_size",
         "signal_without_preemption",
         "memory_over_partition_max",
+        "cpus_over_partition",
         # SB450-SB454 waste, SB460-SB465 site policy
         "cpus_over_gpu_share",
         "memory_over_gpu_share",

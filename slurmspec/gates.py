@@ -108,3 +108,10 @@ PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED: Version = (24, 11)
 # ... and --nodes above the number of nodes in the whole cluster is refused even with EnforcePartLimits=NO on
 # 24.11.5 ("Requested node configuration is not available"); 22.05.8 accepts it and it pends.
 NODES_OVER_CLUSTER_REFUSED: Version = (24, 11)
+# select/cons_tres: memory per CPU on a hyper-threaded node is charged for whole cores on 22.05.8
+# (`-c 3 --mem-per-cpu=64001` on a 2-thread node with 256000 MB is refused: 4 CPUs); 24.11.5 does it only
+# sometimes (-c 1 and -c 5 rounded, -c 3 not). Releases from 23.02 on are treated as "either way".
+MEM_PER_CPU_WHOLE_CORES_UNCERTAIN: Version = (23, 2)
+# ... and a job asking more CPUs than its partition has (ntasks × cpus-per-task over TotalCPUs) is refused even
+# with EnforcePartLimits=NO on 24.11.5 ("Requested node configuration is not available"); 22.05.8 lets it pend.
+CPUS_OVER_PARTITION_REFUSED: Version = (24, 11)

@@ -881,3 +881,127 @@ def node_names(draw: st.DrawFn) -> list[str]:
         suffix = draw(st.sampled_from(["", "", "", "-ib", "b"]))
         names.append(f"{prefix}{str(number).zfill(width)}{suffix}")
     return names
+
+
+# --- cluster requests (tests/cluster/test_differential_cluster.py) ---
+# Headers that ask a cluster for partitions, times, node counts and shapes, GPUs by type, GRES,
+# features, node lists and arrays, with values around the limits of the cluster they are drawn
+# for (`ClusterFacts`, read from its profile): about half the values fit, half sit just past a
+# limit. One option per line; the memory options and --cpus-per-gpu/--cpus-per-task are never
+# combined (sbatch refuses those pairs itself, which tests/test_differential_sbatch.py covers).
+class ClusterFacts:
+    """What the strategy draws names and limits from: one cluster's profile."""
+
+    def __init__(self, profile) -> None:
+        self.partitions = tuple(p.name for p in profile.partitions)
+        self.members = {p.name: tuple(p.nodes) for p in profile.partitions}
+        self.nodes = tuple(profile.nodes)
+        self.features = tuple(sorted({f for s in profile.shapes for f in s.features}))
+        self.gpu_types = tuple(sorted({g.type for s in profile.shapes for g in s.gres if g.name == "gpu" and g.type}))
+        self.gres = tuple(sorted({g.name for s in profile.shapes for g in s.gres if g.name != "gpu"}))
+        self.max_array_size = profile.config.max_array_size
+        times = {p.max_time for p in profile.partitions if p.max_time} | {
+            p.default_time for p in profile.partitions if p.default_time}
+        self.minutes = tuple(sorted(times | {t + 1 for t in times} | {10}))
+        self.short = tuple(sorted(t for t in times | {10} if t <= 60))
+
+
+def _clock(minutes: int) -> str:
+    days, rest = divmod(minutes, 1440)
+    text = f"{rest // 60:02d}:{rest % 60:02d}:00"
+    return f"{days}-{text}" if days else text
+
+
+# Hypothesis draws floats and integers near their bounds far more often than uniformly;
+# an index into a range is close enough to uniform for the odds below.
+_PERCENT = st.sampled_from(range(100))
+
+
+def _pick(draw: st.DrawFn, usual: tuple, edgy: tuple, edgy_odds: float = 0.4):
+    """A usual value, or one past a limit with probability `edgy_odds`."""
+    return draw(st.sampled_from(edgy if draw(_PERCENT) < edgy_odds * 100 else usual))
+
+
+@st.composite
+def _cluster_gpu_lines(draw: st.DrawFn, facts: ClusterFacts) -> list[str]:
+    typed = _pick(draw, (None, *facts.gpu_types), ("h100",), 0.1)
+    count = _pick(draw, (1, 1, 2, 4), (5, 8, 9, 16, 17))
+    item = f"{typed}:{count}" if typed else str(count)
+    option = draw(st.sampled_from(("gres", "gpus-per-node", "gpus", "gpus-per-task")))
+    return [f"--gres=gpu:{item}" if option == "gres" else f"--{option}={item}"]
+
+
+@st.composite
+def _cluster_constraint(draw: st.DrawFn, facts: ClusterFacts) -> str:
+    a, b, c = (_pick(draw, facts.features, ("nosuch",), 0.05) for _ in range(3))
+    return draw(st.sampled_from((a, a, f"{a}&{b}", f"{a}|{b}", f"[{a}|{b}]", f"({a}|{b})&{c}", f"{a}*2", f"{a}*3")))
+
+
+@st.composite
+def _cluster_nodes(draw: st.DrawFn, facts: ClusterFacts, partition: str | None) -> str:
+    pool = facts.members.get(partition or "", ()) or facts.nodes
+    pool = _pick(draw, (pool,), ((*facts.nodes, "nonode"),), 0.2)
+    picks = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=3, unique=True))
+    return ",".join(picks)
+
+
+@st.composite
+def cluster_request_scripts(draw: st.DrawFn, facts: ClusterFacts) -> str:
+    """One batch script asking the cluster of `facts` for resources (see the section comment)."""
+    lines: list[str] = []
+
+    def maybe(p: float) -> bool:
+        return draw(_PERCENT) < p * 100
+
+    names: list[str] = []
+    if maybe(0.9):
+        names = draw(st.lists(st.sampled_from((*facts.partitions, "nosuch")),
+                              min_size=1, max_size=draw(st.sampled_from((1, 1, 1, 2))), unique=True))
+        lines.append(f"--partition={','.join(names)}")
+    if maybe(0.7):
+        lines.append("--time=" + _pick(draw, tuple(map(_clock, facts.short)),
+                                       (*map(_clock, facts.minutes), "UNLIMITED"), 0.5))
+    if maybe(0.12):
+        lines.append("--time-min=" + _clock(draw(st.sampled_from(facts.minutes))))
+    if maybe(0.35):
+        lines.append("--nodes=" + _pick(draw, ("1", "1", "2", "1-2"), ("3", "4", "5", "7", "13", "2-3", "1-3")))
+    if maybe(0.3):
+        lines.append(f"--ntasks={_pick(draw, (1, 2, 4), (3, 9, 65, 100))}")
+    if maybe(0.3):
+        lines.append(f"--ntasks-per-node={_pick(draw, (1, 2, 4), (10, 33, 48, 64, 65))}")
+    gpus = maybe(0.35)
+    if gpus:
+        lines += draw(_cluster_gpu_lines(facts))
+    if maybe(0.35):
+        lines.append(f"--cpus-per-task={_pick(draw, (1, 2, 4, 8), (3, 5, 16, 32, 33, 40, 48, 49, 64, 65))}")
+    elif gpus and maybe(0.3):
+        lines.append(f"--cpus-per-gpu={_pick(draw, (1, 4, 8), (9, 16, 32, 33, 64, 65))}")
+    if maybe(0.35):
+        memory = draw(st.sampled_from(("mem", "mem-per-cpu") + (("mem-per-gpu",) if gpus else ())))
+        usual, edgy = {
+            "mem": (("0", "1000", "4G", "64G"), ("96001", "100000", "150G", "192000", "256000", "256001", "300G")),
+            "mem-per-cpu": (("500", "1000", "2000"), ("3000", "4000", "8000", "64001", "128001")),
+            "mem-per-gpu": (("1000", "10G"), ("60000", "64001", "100G")),
+        }[memory]
+        lines.append(f"--{memory}={_pick(draw, usual, edgy)}")
+    if facts.gres and maybe(0.06):
+        lines.append(f"--gres={_pick(draw, facts.gres, ('foo',), 0.2)}:{draw(st.sampled_from((1, 2, 3)))}")
+    if maybe(0.2):
+        lines.append("--constraint=" + draw(_cluster_constraint(facts)))
+    if maybe(0.12):
+        lines.append(draw(st.sampled_from((
+            "--hint=nomultithread", "--threads-per-core=1", "--threads-per-core=2", "--sockets-per-node=1",
+            "--sockets-per-node=3", "--cores-per-socket=16", "--cores-per-socket=25", "--cores-per-socket=33",
+            "--extra-node-info=2:16:2", "--extra-node-info=2:24:1", "--mincpus=64", "--mincpus=65"))))
+    if maybe(0.08):
+        lines.append("--nodelist=" + draw(_cluster_nodes(facts, names[0] if names else None)))
+    if maybe(0.06):
+        lines.append("--exclude=" + draw(_cluster_nodes(facts, names[0] if names else None)))
+    if maybe(0.08):
+        m = facts.max_array_size
+        lines.append("--array=" + _pick(draw, ("0-3%2", "1-10", f"{m - 1}", f"1-10:{m - 1}"),
+                                        (f"0-{m}", f"{m}", f"1-10:{m}", f"0-{m}:2")))
+    if maybe(0.06):
+        lines.append("--signal=" + draw(st.sampled_from(("R:USR1@60", "B:USR1@60", "RB:USR1@60", "USR1@60"))))
+    order = draw(st.permutations(lines))
+    return "#!/bin/bash\n" + "".join(f"#SBATCH {line}\n" for line in order) + "true\n"

@@ -265,3 +265,9 @@ def test_kaust_style_submission_with_name_export_and_mail_on_the_command_line():
     codes = {d.code for d in found}
     assert "SB250" in codes  # --export=NONE reaches the srun step
     assert "SB204" not in codes
+
+
+def test_a_suppression_the_invocation_makes_unnecessary_is_not_reported_unused():
+    text = SH + "# slurmspec: file-ignore[SB341]\n#SBATCH -J x\nsrun x\n"
+    assert not lint_text(text, "job.sbatch", V22)  # used: SB341 (no --time) is suppressed
+    assert lint_text(text, "job.sbatch", V22, argv=["-t", "5"]) == []  # not "unused" with `-t` given

@@ -42,9 +42,10 @@ def test_words_after_dashes_are_sbatch_options_not_paths(job, capsys):
 def test_the_text_report_shows_the_command_line_under_its_findings(job, capsys):
     assert lint("--format", "text", "--select", "SB1", str(job), "--", "-p", "all", "-t", "3x") == 1
     out = capsys.readouterr().out
-    assert f"<command line>:1:21: SB110 error:" in out
+    assert "<command line>:1:19: SB110 error:" in out  # the `x` of `3x`
     assert f"1 | sbatch -p all -t 3x {job}\n" in out
-    assert f"3 | #SBATCH --time=2h\n" in out
+    assert "3 | #SBATCH --time=2h\n" in out
+    assert out.index(f"{job}:3:17") < out.index("<command line>:1:19")  # the order sbatch reads them in
 
 
 def test_the_kaust_submission_line_changes_what_the_rules_see(job, capsys):
@@ -73,7 +74,7 @@ def test_the_environment_is_read_only_when_asked(job, capsys, monkeypatch):
     assert {d["path"] for d in json.loads(capsys.readouterr().out)["diagnostics"]} == {str(job)}
     assert lint("--format", "json", "--select", "SB110", "--sbatch-env", str(job)) == 1
     found = json.loads(capsys.readouterr().out)["diagnostics"]
-    assert [(d["path"], d["line"], d["column"]) for d in found] == [("<environment>", 1, 19), (str(job), 3, 17)]
+    assert [(d["path"], d["line"], d["column"]) for d in found] == [(str(job), 3, 17), ("<environment>", 1, 19)]
 
 
 def test_a_note_names_unread_variables_when_dashes_are_given(job, capsys, monkeypatch):

@@ -14,8 +14,9 @@ nodes and MaxNodes=2 is refused, measured on Slurm 22.05.8 and 24.11.5).
 the request: "Requested node configuration is not available" on every
 release, whatever ``EnforcePartLimits`` says); ``NO_FEATURE`` (no node has
 the constraint's features); ``MISSING`` (a ``--nodelist`` node is not in the
-partition); ``TOO_FEW`` (``--nodes`` asks more nodes than the partition has:
-a partition limit, SB410); ``UNKNOWN``.
+partition); ``TOO_FEW`` (``--nodes`` asks more nodes than the partition has, or the
+tasks more CPUs than all its nodes: partition limits, SB410 and SB415);
+``UNKNOWN``.
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ import attrs
 
 from slurmspec.lint.context import Context
 from slurmspec.rules.cluster import _features
-from slurmspec.rules.cluster._need import need_of
+from slurmspec.rules.cluster._need import minimum_cpus, need_of, total_cpus
 from slurmspec.rules.cluster._shape_fit import Check, Verdict, per_node
 from slurmspec.rules.cluster._where import Placement, runnable
 
@@ -73,7 +74,7 @@ def _assessments(ctx: Context) -> tuple[Assessment, ...]:
     found = []
     for placement in runnable(ctx):
         need = need_of(placement.request, ctx.version)
-        if need.unsure or _unknown_names(ctx, need):
+        if need.unsure or placement.down or _unknown_names(ctx, need):
             found.append(Assessment(placement, need, tuple(Fit(p, Kind.UNKNOWN) for p in placement.usable)))
             continue
         found.append(Assessment(placement, need, tuple(_partition_fit(ctx, need, p) for p in placement.usable)))
@@ -117,8 +118,9 @@ def _partition_fit(ctx: Context, need, partition) -> Fit:
     else:
         candidates = members
     wanted = max(need.nodes_min or 1, len(required), sum(f.count for f in counts))
-    if wanted > len(partition.nodes):
-        return Fit(partition, Kind.TOO_FEW)
+    cpus = minimum_cpus(need)
+    if wanted > len(partition.nodes) or (cpus is not None and cpus > total_cpus(profile, partition)):
+        return Fit(partition, Kind.TOO_FEW)  # a partition limit (SB410, SB415), judged by EnforcePartLimits
     if not candidates:
         return Fit(partition, Kind.NO, detail="`--exclude` leaves no node")
     if need.ntasks and need.tasks_per_node is None and not (need.nodes_min == need.nodes_max == 1):

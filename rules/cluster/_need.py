@@ -18,6 +18,7 @@ from __future__ import annotations
 import attrs
 
 from slurmspec.cluster.hostlist import HostlistError, expand_hostlist
+from slurmspec.gates import MEM_PER_CPU_WHOLE_CORES_UNCERTAIN
 from slurmspec.rules.reject._settings import count_hosts
 
 # Options whose effect on a node's fit the cluster rules do not model.
@@ -77,6 +78,7 @@ class Need:
     exclude: tuple[str, ...] | None
     settings: dict  # option name -> Setting, for messages
     unsure: tuple[str, ...]  # what the rules do not model in this request
+    whole_cores: bool = False  # --mem-per-cpu is charged for whole cores (22.05; later releases: either way)
 
     @property
     def gpu_asks(self) -> tuple[GresAsk, ...]:
@@ -212,4 +214,18 @@ def need_of(request, version) -> Need:
         exclude=_hosts(request.get("exclude"), unsure),
         settings={s.name: s for s in request.settings},
         unsure=tuple(unsure),
+        whole_cores=version < MEM_PER_CPU_WHOLE_CORES_UNCERTAIN,
     )
+
+
+def minimum_cpus(need) -> int | None:
+    """The job's minimum CPU count as the controller reads it; None when it cannot be known."""
+    if need.cpus_per_gpu is not None or "overcommit" in need.settings:
+        return None
+    if need.ntasks:
+        return need.ntasks * need.cpus_per_task
+    return (need.nodes_min or 1) * (need.tasks_per_node or 1) * need.cpus_per_task
+
+
+def total_cpus(profile, partition) -> int:
+    return sum(profile.shape_of(n).cpus for n in partition.nodes if profile.shape_of(n) is not None)

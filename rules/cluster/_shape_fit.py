@@ -21,7 +21,8 @@ Facts measured with held-off submissions on Slurm 22.05.8 and 24.11.5
 - memory per node is ``--mem`` (0: all of it), ``--mem-per-gpu`` × GPUs or
   ``--mem-per-cpu`` × the CPUs allocated, and must be at most ``RealMemory`` −
   ``MemSpecLimit``; on a hyper-threaded node the allocated CPUs may be rounded
-  up to whole cores (22.05 does, 24.11 only sometimes), so that case is a band;
+  up to whole cores (22.05 does, 24.11 only sometimes, gate
+  ``MEM_PER_CPU_WHOLE_CORES_UNCERTAIN``), so from 23.02 that case is a band;
 - a ``--mem-per-cpu`` (or ``--mem`` per CPU) over ``MaxMemPerCPU`` does not
   refuse the job: the controller raises its CPUs per task until the memory per
   CPU fits (``--mem-per-cpu=4000 -c 25`` with MaxMemPerCPU=2000 asks 50 CPUs),
@@ -166,6 +167,8 @@ def _memory_check(need, shape, cpus_lo: int, cpus_hi: int, gpus: int, tasks: int
         if raised == "mem-per-cpu":
             # MaxMemPerCPU spread the memory over more CPUs; per task it is still -c × --mem-per-cpu
             low = high = need.mem_per_cpu * need.cpus_per_task * max(tasks, 1)
+        elif need.whole_cores and (tasks == 1 or need.cpus_per_task == 1):
+            low = high = need.mem_per_cpu * rounded  # 22.05 charges the whole cores
         else:
             low, high = need.mem_per_cpu * cpus_lo, need.mem_per_cpu * rounded
         option = "mem-per-cpu"

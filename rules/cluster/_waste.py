@@ -193,12 +193,11 @@ def _required_features(request) -> tuple[str, ...]:
         return ()
     if any(op != "&" for op in expr.operators):
         return ()
-    names = []
-    for term in expr.terms:
-        if getattr(term, "count", 1) is not None or not hasattr(term, "name"):
-            return ()
-        names.append(term.name)
-    return tuple(names)
+    from slurmspec.model.values.constraint import Feature
+
+    if not all(isinstance(term, Feature) and term.count is None for term in expr.terms):
+        return ()  # a [..] group, a (..) group or a count: not a plain list of required features
+    return tuple(term.name for term in expr.terms)
 
 
 def shared_nodes(ctx: Context, ask: Ask) -> bool:
@@ -216,7 +215,7 @@ def gib(megabytes: int) -> str:
 
 
 def names(shapes) -> str:
-    """The partitions' node shapes for a message: ``a100-[01-04]`` style names of the first nodes."""
+    """The nodes of ``shapes`` as a host list for messages: ``a100-[01-04]``."""
     from slurmspec.cluster.hostlist import compress_hostlist
 
     every = [node for shape in shapes for node in shape.nodes]

@@ -22,7 +22,8 @@ Measured with held-off submissions (``sbatch --begin=now+1hour``, then
   another partition otherwise);
 - what no node of any listed partition can give (CPUs, memory, GPUs,
   features, named nodes) refuses the job whatever ``EnforcePartLimits`` says
-  ("Requested node configuration is not available").
+  ("Requested node configuration is not available") -- unless a listed
+  partition is DOWN (``Placement.down``).
 """
 
 from __future__ import annotations
@@ -52,6 +53,17 @@ class Placement:
     @property
     def request(self):
         return self.component.request
+
+    @property
+    def down(self) -> bool:
+        """A listed partition is DOWN: the controller then checks nodes and node counts inconsistently.
+
+        Measured: 22.05.8 refuses `-p down --mem=300G` (no node fits) but accepts
+        `-p cpu,down --mem=300G`, which pends; 24.11.5 accepts both, and even
+        `-p down -N 5` on a 2-node partition under EnforcePartLimits=ALL. The
+        node rules stay silent for such a job (SB402 says the partition is down).
+        """
+        return any(p.state.upper() == "DOWN" for p in self.usable)
 
     @property
     def first(self):

@@ -81,6 +81,8 @@ def node_count_over_partition(ctx: Context) -> None:
     enforce = ctx.cluster.config.enforce_part_limits
     strict = enforce is not EnforcePartLimits.NO
     for placement in runnable(ctx):
+        if placement.down:
+            continue  # a DOWN partition makes the node counts inconsistent (_where.Placement.down)
         setting = placement.request.get("nodes")
         if setting is None:
             _min_nodes_without_nodes(ctx, placement, strict)

@@ -15,6 +15,7 @@ import re
 
 from slurmspec.body.index import body_index
 from slurmspec.kinds import Fixability, Outcome, Severity
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.model.job import job_model_of
@@ -22,7 +23,7 @@ from slurmspec.rules.launch._common import program, sets_devices
 
 # The program picks its GPU by local rank: Horovod and Lightning do, and so does a program
 # handed its local rank (as an argument or a variable expanded inside the task).
-_FRAMEWORK = re.compile(r"horovod|(?<![a-z])hvd(?![a-z])|lightning", re.IGNORECASE)
+_FRAMEWORK = lazy_compile(r"horovod|(?<![a-z])hvd(?![a-z])|lightning", re.IGNORECASE)
 _LOCAL_RANK_VARS = frozenset({"LOCAL_RANK", "SLURM_LOCALID", "OMPI_COMM_WORLD_LOCAL_RANK",
                               "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID", "PMI_LOCAL_RANK"})
 _BIND_OPTIONS = ("gpus-per-task", "tres-per-task", "gpu-bind")

@@ -12,6 +12,7 @@ import re
 
 from slurmspec.body.wrappers import basename
 from slurmspec.kinds import Fixability, LaunchKind, Outcome, Severity
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.launch._common import gpu_note, idle, program, python_steps, repeated, steps, task_note
@@ -20,7 +21,7 @@ from slurmspec.rules.launch._per_gpu_fix import one_task_per_gpu
 _SPAWNING = frozenset({LaunchKind.TORCHRUN, LaunchKind.ACCELERATE, LaunchKind.DEEPSPEED, LaunchKind.HOROVODRUN, LaunchKind.MPIRUN})
 # Arguments or programs that hand a GPU/process count to the program, or name a
 # framework that starts its own workers: the program may use every GPU itself.
-_GPU_HINT = re.compile(
+_GPU_HINT = lazy_compile(
     r"gpu|device|nproc|world.?size|parallel|distributed|ddp|fsdp|strategy|accelerat|launcher|"
     r"tp.?size|tensor|pipeline|num.?proc|n.?procs|vllm|sglang|\bray\b|deepspeed|megatron|horovod|"
     r"spawn|multi.?process|jax|\bcuda\b|num.?workers.?per|lightning|hydra/launcher",
@@ -29,7 +30,7 @@ _GPU_HINT = re.compile(
 # Words in the body that show the work is multi-GPU aware: frameworks that start their own
 # workers or drive every visible GPU from one process, and variables telling the program
 # how many GPUs it has. Lower case, searched case-insensitively (see _mentions_gpu_work).
-_SCRIPT_HINT = re.compile(
+_SCRIPT_HINT = lazy_compile(
     r"torch\.distributed|distributeddataparallel|dataparallel|deepspeed|megatron|accelerate|horovod|"
     r"vllm|sglang|\bjax|\bray\b|nccl|world.?size|nproc|mp\.spawn|tensor.?parallel|\btp.?size|"
     r"\bn_?gpus?\b|num.?gpus?|gpu.?count|gpus.?per|gpus.?on.?node|slurm_gpus|visible_devices|"

@@ -14,6 +14,7 @@ import re
 
 from slurmspec.body.typed import gpu_count
 from slurmspec.kinds import Fixability, Outcome, Severity
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.launch._common import (
@@ -23,7 +24,7 @@ from slurmspec.rules.launch._per_gpu_fix import one_task_per_gpu
 
 # Words that show distributed GPU training with one process per GPU (in the program's name or
 # arguments, or on a command line of the body): the frameworks, NCCL, and their variables.
-_EVIDENCE = re.compile(
+_EVIDENCE = lazy_compile(
     r"torch|nccl|horovod|(?<![a-z])hvd(?![a-z])|deepspeed|lightning|accelerate|(?<![a-z])ddp(?![a-z])|"
     r"fsdp|megatron|master_addr|master_port|world_size|local_rank",
     re.IGNORECASE,

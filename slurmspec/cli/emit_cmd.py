@@ -107,7 +107,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     if cluster is not None or policy is not None:
         from slurmspec.emit.cluster_fit import cluster_refusals
 
-        problems = list(cluster_refusals(script, found))
+        problems = list(cluster_refusals(script, found, spec))
         if problems:
             return _refuse(name, text, problems)
     refused = False if args.no_check else _check(found, args.output or "<emitted>")
@@ -136,12 +136,10 @@ def _cluster(args: argparse.Namespace):
         config = load_config(found) if found is not None else None
     cluster = load_cluster(args.cluster or (config.cluster if config is not None else None), {})
     policy = config.policy if config is not None else None
-    if cluster is not None:
+    if cluster is not None and policy is not None:  # the profile's own is checked as it loads
         from slurmspec.cluster.policy import check_policy
 
-        for each in (cluster.policy, policy):
-            if each is not None:
-                check_policy(each, cluster)
+        check_policy(policy, cluster)
     return cluster, policy
 
 

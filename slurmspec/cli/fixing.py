@@ -1,4 +1,4 @@
-"""``lint --fix``, ``--unsafe-fixes``, ``--diff`` and ``--show-fixes``: fixing one input, and the summary.
+"""``lint --fix``, ``--unsafe-fixes``, ``--diff`` and ``--show-fixes``: fixing each input, the summary, the report.
 
 Kept apart from ``lint_cmd.py`` so that the plain lint path imports none of it.
 Where the fixed text goes: ``--diff`` prints a unified diff and writes nothing;
@@ -10,6 +10,7 @@ the findings go to standard error.
 from __future__ import annotations
 
 import argparse
+import sys
 from typing import IO, TYPE_CHECKING
 
 from slurmspec.kinds import Applicability
@@ -98,3 +99,67 @@ def summarize(outcomes: list[tuple[str, "FixOutcome"]], args: argparse.Namespace
                      if d.fix is not None and d.fix.applicability is Applicability.UNSAFE)
         if unsafe:
             err.write(f"{unsafe} more can be fixed with --unsafe-fixes (review the change: see --diff).\n")
+
+
+def fix_and_report(inputs: list, args: argparse.Namespace, out: IO[str], config_cache) -> int:
+    """``lint --fix`` and ``--diff`` over the inputs ``lint_cmd`` resolved: one file at a time, in
+    this process (they write files and diffs in order), then the summary and the report."""
+    from slurmspec.cli.common import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, error
+    from slurmspec.cli.lint_results import Verdict, shellcheck_error
+    from slurmspec.lint.config import ConfigError
+    from slurmspec.lint.engine import lint_script, too_large_finding
+    from slurmspec.lint.limits import MAX_SCRIPT_BYTES, head_of, read_bounded
+    from slurmspec.parser.script import parse_script
+    from slurmspec.report import default_format, resolve_color, write_report
+
+    shellcheck_failed = shellcheck_error(item.settings for item in inputs)
+    results, fixed, errors = [], [], []
+    for item in inputs:
+        if item.path is None or item.settings is None:
+            errors.append(item.problem)
+            continue
+        path, shown, settings = item.path, item.shown, item.settings
+        try:
+            data = read_bounded(path)
+        except OSError as exc:
+            errors.append(f"{shown}: cannot read: {exc.strerror or exc}")
+            continue
+        if len(data) > MAX_SCRIPT_BYTES:  # refused by slurmctld; never analysed, never fixed
+            script = parse_script(head_of(data), shown, settings.version)
+            results.append((script, too_large_finding(script, settings.rules), settings.fail_on, None))
+            continue
+        shellcheck = settings.shellcheck_for(item.located)
+        try:
+            outcome = fix_input(data, shown, settings, args)
+            deliver(path, shown, data, outcome, args, out, errors)
+            fixed.append((shown, outcome))
+            script, found = parse_script(outcome.text, shown, settings.version), list(outcome.diagnostics)
+            if shellcheck is not None:  # the fix rounds run without it: once, on the final text
+                found = lint_script(script, settings.rules, severity=settings.severity,
+                                    suppress=not args.no_suppress, shellcheck=shellcheck, cluster=settings.cluster,
+                                    policy=settings.policy)
+        except shellcheck_failed as exc:
+            return error(str(exc))
+        results.append((script, found, settings.fail_on, None))
+
+    summarize(fixed, args, sys.stderr)
+    verdict = Verdict()
+    reported = list(verdict.follow(results))
+    if not args.diff:
+        # Fixing standard input puts the script on standard output: the findings go to standard error.
+        stream = sys.stderr if "-" in args.paths else out
+        try:  # --format, else the working folder's configuration, else by terminal
+            chosen = args.format or config_cache.for_path(None).output_format or default_format(stream)
+        except ConfigError as exc:
+            return error(str(exc))
+        write_report(chosen, reported, stream, color=resolve_color(args.color, stream),
+                     quiet=args.quiet, statistics=args.statistics)
+    for message in errors:
+        sys.stderr.write(f"slurmspec: error: {message}\n")
+    if errors or verdict.internal_error:
+        return EXIT_ERROR  # an unreadable path, or a rule that failed (SB900): the report is incomplete
+    if args.diff:
+        return EXIT_FINDINGS if any(outcome.changed for _, outcome in fixed) else EXIT_OK
+    if args.exit_zero:
+        return EXIT_OK
+    return EXIT_FINDINGS if verdict.failing else EXIT_OK

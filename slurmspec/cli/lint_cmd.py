@@ -6,7 +6,7 @@ import argparse
 import os
 import sys
 from functools import partial
-from typing import IO, Iterable, Iterator, NamedTuple, Sequence
+from typing import IO, Iterator, NamedTuple, Sequence
 
 from slurmspec.report import COLOR_CHOICES, FORMATS
 from slurmspec.cli.common import (
@@ -144,12 +144,10 @@ class _Settings:
         self.severity = config.severities(rule.code for rule in self.rules)
         self.cluster = load_cluster(args.cluster or config.cluster, {} if profiles is None else profiles)
         self.policy = config.policy  # the configuration's [policy]; the profile's is self.cluster.policy
-        if self.cluster is not None:
+        if self.cluster is not None and self.policy is not None:  # the profile's own is checked as it loads
             from slurmspec.cluster.policy import check_policy
 
-            for policy in (self.cluster.policy, self.policy):
-                if policy is not None:
-                    check_policy(policy, self.cluster)
+            check_policy(self.policy, self.cluster)
         self.version, self.version_from = target_version(args.slurm_version, config.slurm_version, self.cluster)
         self.fail_on = args.fail_on or config.fail_on or "warning"
         self.shellcheck = config.shellcheck if args.shellcheck is None else args.shellcheck
@@ -231,40 +229,6 @@ def _lint_input(item: _Input, args: argparse.Namespace) -> tuple:
     return Excerpt.of(script, found), found, settings.fail_on, None
 
 
-class _Verdict:
-    """What the exit code depends on, noted as the results stream into the report."""
-
-    def __init__(self) -> None:
-        self.failing = self.internal_error = False
-        self.errors: list[str] = []
-
-    def follow(self, results: Iterable[tuple]) -> Iterator[tuple]:
-        from slurmspec.lint.diagnostic import severity_rank
-        from slurmspec.lint.engine import INTERNAL_ERROR
-
-        for excerpt, found, fail_on, problem in results:
-            if problem is not None:
-                self.errors.append(problem)
-                continue
-            if found:
-                threshold = severity_rank(fail_on)
-                self.internal_error = self.internal_error or any(d.code == INTERNAL_ERROR for d in found)
-                self.failing = self.failing or any(severity_rank(d.severity) >= threshold for d in found)
-            yield excerpt, found
-
-
-class _NeverRaised(Exception):
-    """Stands in for ShellCheckError when no file runs ShellCheck (its module starts a subprocess import)."""
-
-
-def _shellcheck_error(inputs: list[_Input]) -> type[Exception]:
-    if not any(item.settings is not None and item.settings.shellcheck for item in inputs):
-        return _NeverRaised
-    from slurmspec.lint.shellcheck import ShellCheckError
-
-    return ShellCheckError
-
-
 def run(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.cluster.errors import ProfileError
     from slurmspec.lint.config import ConfigError
@@ -293,90 +257,32 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     if problem is not None:
         return error(problem)
     if args.fix or args.diff:
-        return _fix_and_report(inputs, args, out, config_cache)
+        from slurmspec.cli.fixing import fix_and_report
+
+        return fix_and_report(inputs, args, out, config_cache)
 
     from slurmspec.cli.lint_pool import default_jobs, map_in_order
+    from slurmspec.cli.lint_results import Verdict, shellcheck_error
     from slurmspec.report import default_format, resolve_color, write_report
 
     try:  # --format, else the working folder's configuration, else by terminal
         chosen = args.format or config_cache.for_path(None).output_format or default_format(out)
     except ConfigError as exc:
         return error(str(exc))
-    shellcheck_error = _shellcheck_error(inputs)
+    shellcheck_failed = shellcheck_error(item.settings for item in inputs)
     # Standard input is read by this process: it never goes to a worker.
     jobs = 1 if any(item.path == "-" for item in inputs) else (args.jobs or default_jobs())
-    verdict = _Verdict()
+    verdict = Verdict()
     results = map_in_order(partial(_lint_input, args=args), inputs, jobs)
     try:
         write_report(chosen, verdict.follow(results), out, color=resolve_color(args.color, out),
                      quiet=args.quiet, statistics=args.statistics)
-    except shellcheck_error as exc:
+    except shellcheck_failed as exc:
         return error(str(exc))
     for message in verdict.errors:
         sys.stderr.write(f"slurmspec: error: {message}\n")
     if verdict.errors or verdict.internal_error:
         return EXIT_ERROR  # an unreadable path, or a rule that failed (SB900): the report is incomplete
-    if args.exit_zero:
-        return EXIT_OK
-    return EXIT_FINDINGS if verdict.failing else EXIT_OK
-
-
-def _fix_and_report(inputs: list[_Input], args: argparse.Namespace, out: IO[str], config_cache) -> int:
-    """``--fix`` and ``--diff``: one file at a time, in this process (they write files and diffs in order)."""
-    from slurmspec.cli import fixing
-    from slurmspec.lint.config import ConfigError
-    from slurmspec.lint.engine import lint_script
-    from slurmspec.lint.limits import MAX_SCRIPT_BYTES, read_bounded
-    from slurmspec.parser.script import parse_script
-    from slurmspec.report import default_format, resolve_color, write_report
-
-    shellcheck_error = _shellcheck_error(inputs)
-    results, fixed, errors = [], [], []
-    for item in inputs:
-        if item.path is None or item.settings is None:
-            errors.append(item.problem)
-            continue
-        path, shown, settings = item.path, item.shown, item.settings
-        try:
-            data = read_bounded(path)
-        except OSError as exc:
-            errors.append(f"{shown}: cannot read: {exc.strerror or exc}")
-            continue
-        if len(data) > MAX_SCRIPT_BYTES:  # refused by slurmctld; never analysed, never fixed
-            results.append(_lint_input(item, args))
-            continue
-        shellcheck = settings.shellcheck_for(item.located)
-        try:
-            outcome = fixing.fix_input(data, shown, settings, args)
-            fixing.deliver(path, shown, data, outcome, args, out, errors)
-            fixed.append((shown, outcome))
-            script, found = parse_script(outcome.text, shown, settings.version), list(outcome.diagnostics)
-            if shellcheck is not None:  # the fix rounds run without it: once, on the final text
-                found = lint_script(script, settings.rules, severity=settings.severity,
-                                    suppress=not args.no_suppress, shellcheck=shellcheck, cluster=settings.cluster,
-                                    policy=settings.policy)
-        except shellcheck_error as exc:
-            return error(str(exc))
-        results.append((script, found, settings.fail_on, None))
-
-    fixing.summarize(fixed, args, sys.stderr)
-    verdict = _Verdict()
-    reported = list(verdict.follow(results))
-    if not args.diff:
-        # Fixing standard input puts the script on standard output: the findings go to standard error.
-        stream = sys.stderr if "-" in args.paths else out
-        try:  # --format, else the working folder's configuration, else by terminal
-            chosen = args.format or config_cache.for_path(None).output_format or default_format(stream)
-        except ConfigError as exc:
-            return error(str(exc))
-        write_report(chosen, reported, stream, color=resolve_color(args.color, stream),
-                     quiet=args.quiet, statistics=args.statistics)
-    for message in errors:
-        sys.stderr.write(f"slurmspec: error: {message}\n")
-    if errors or verdict.internal_error:
-        return EXIT_ERROR  # an unreadable path, or a rule that failed (SB900): the report is incomplete
-    if args.diff:
-        return EXIT_FINDINGS if any(outcome.changed for _, outcome in fixed) else EXIT_OK
     if args.exit_zero:
         return EXIT_OK
     return EXIT_FINDINGS if verdict.failing else EXIT_OK

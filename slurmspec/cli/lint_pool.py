@@ -40,7 +40,10 @@ def map_in_order(function: Callable[[Any], Any], inputs: Sequence[Any], jobs: in
         for item in inputs:
             yield function(item)
         return
-    yield from _in_pool(function, inputs, workers)
+    # The first input is linted here: its lazy imports and first-use caches are then
+    # inherited by every worker instead of being redone in each.
+    yield function(inputs[0])
+    yield from _in_pool(function, inputs[1:], workers)
 
 
 def _in_pool(function: Callable[[Any], Any], inputs: Sequence[Any], workers: int) -> Iterator[Any]:

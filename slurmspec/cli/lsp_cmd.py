@@ -37,6 +37,8 @@ def add_parser(commands) -> None:
     lsp.add_argument("--stdio", action="store_true", help="speak LSP on standard input/output (the default)")
     lsp.add_argument("-v", "--verbose", action="store_true",
                      help="log the protocol traffic and full tracebacks on standard error")
+    lsp.add_argument("--cluster", default=None, metavar="PROFILE",
+                     help="check against this cluster profile (default: the configuration's `cluster`)")
     add_common(lsp)
 
 
@@ -79,11 +81,18 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.lsp.server import serve
     from slurmspec.lsp.settings import ConfigSource
 
-    if args.config:
-        try:
+    from slurmspec.cluster.errors import ProfileError
+
+    try:  # what is named on the command line must work: a usage error now, not a message per file later
+        if args.config:
             load_config(args.config)
-        except ConfigError as exc:
-            return error(str(exc))
+        if args.cluster:
+            from slurmspec.cluster.store import load_profile
+
+            load_profile(args.cluster)
+    except (ConfigError, ProfileError) as exc:
+        return error(str(exc))
     _configure_logging(args.verbose)
-    serve(ConfigSource(args.config, enabled=not args.no_config, slurm_version=args.slurm_version))
+    serve(ConfigSource(args.config, enabled=not args.no_config, slurm_version=args.slurm_version,
+                       cluster=args.cluster))
     return EXIT_OK

@@ -10,8 +10,9 @@ Measured with sbatch/slurmctld 22.05.8 ``--test-only`` (a throwaway cluster,
   are accepted, but ``--gpus``, ``--gpus-per-task``, ``--cpus-per-gpu`` and
   ``--mem-per-gpu`` are refused: "Requested GRES option unsupported by
   configured SelectType plugin" (they need ``select/cons_tres``, ``man
-  slurm.conf`` SelectType). Emit writes ``--gres=gpu[:type]:N`` there, the form
-  Slurm documents for that plugin.
+  slurm.conf`` SelectType). Emit writes ``--gres=gpu[:type]:N`` there: every
+  select plugin takes it, while the ``--gpus*`` options came with
+  ``select/cons_tres`` (Slurm 19.05).
 
 A site policy that refuses untyped GPU requests (``untyped-gpus = "refused"``)
 gets the partition's one GPU model written in, or the spec is refused when the
@@ -135,7 +136,7 @@ def required_options(spec: Spec, policies, profile) -> Iterator[tuple[tuple, str
                     f"the site requires {key} ({policy.where(f'{scope.key}.required')}); set it")
 
 
-def cluster_refusals(script_text: str, diagnostics) -> Iterator[tuple[tuple, str]]:
+def cluster_refusals(script_text: str, diagnostics, spec: Spec | None = None) -> Iterator[tuple[tuple, str]]:
     """The cluster-family errors on the emitted script, each at the spec key that wrote its line.
 
     SB460 (a required option is missing) is left out: ``required_options`` says it in the spec's words.
@@ -153,7 +154,7 @@ def cluster_refusals(script_text: str, diagnostics) -> Iterator[tuple[tuple, str
         path: tuple = ("job",)
         if directive is not None:
             option = directive.option.long
-            if option == "gres":
+            if option == "gres" and spec is not None and spec.get("resources", "gpus_per_node") is not None:
                 option = "gpus-per-node"  # emit writes the spec's GPUs as --gres for cons_res clusters
             place = fields.get(option)
             path = (place[0], place[1].key) if place else ("sbatch", "options")

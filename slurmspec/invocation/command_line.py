@@ -20,7 +20,8 @@ A non-option word is accepted only when it names the script being linted (so
 a whole ``sbatch`` command line can be pasted after ``--``); the words after it
 are the script's arguments and change nothing in the request. Anything else is
 an ``InvocationError``: sbatch would submit that word as the script, and
-linting another file would answer the wrong question. So is ``--wrap``,
+linting another file would answer the wrong question (unless an option before
+it is one sbatch refuses: it stops there, and the findings say so). So is ``--wrap``,
 ``--help``, ``--usage`` or ``--version``, with which sbatch submits no script.
 """
 
@@ -28,8 +29,6 @@ from __future__ import annotations
 
 import os
 from typing import Callable
-
-import attrs
 
 from slurmspec.frozen import frozen
 from slurmspec.model.script import Directive, ParseIssue, Word
@@ -101,7 +100,8 @@ def read_command_line(
         why = _NO_SCRIPT.get(directive.option.long)
         if why is not None:
             raise InvocationError(f"{why}: there is no script for slurmspec to lint with these options; remove it")
-    if rest and not names_script(rest[0].value, script_path):
+    # After an option sbatch refuses it stops there (getopt's '?' exits), never reaching the word.
+    if rest and not issues and not names_script(rest[0].value, script_path):
         shown = f" `{script_path}`" if script_path else ""
         raise InvocationError(
             f"`{rest[0].value}` is not an sbatch option: sbatch stops reading options at the first word that"

@@ -33,8 +33,6 @@ import re
 from functools import lru_cache
 from typing import Mapping
 
-import attrs
-
 from slurmspec.frozen import frozen
 from slurmspec.kinds import ArgKind
 from slurmspec.model.options import OptionSpec, all_options, lookup

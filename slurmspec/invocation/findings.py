@@ -12,6 +12,9 @@
 - The environment and the command line apply to every hetjob component, so a
   rule can report one occurrence once per component: identical findings are
   kept once.
+- No unused-suppression finding (SB901): a suppression is written for the
+  script, and one this invocation happens not to need is still needed when
+  the script is submitted without it.
 """
 
 from __future__ import annotations
@@ -24,6 +27,7 @@ from slurmspec.gates import MAIL_TYPE_LAST_WINS
 from slurmspec.invocation.sources import PLACEHOLDER_LINES
 from slurmspec.kinds import Origin, Outcome
 from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.lint.suppress import UNUSED as UNUSED_SUPPRESSION
 from slurmspec.model.script import Directive, Script
 
 
@@ -42,6 +46,8 @@ def settle(script: Script, found: list[Diagnostic]) -> list[Diagnostic]:
         return found
     settled, seen = [], set()
     for diagnostic in found:
+        if diagnostic.code == UNUSED_SUPPRESSION:
+            continue
         origin = script.origin_of(diagnostic.span)
         diagnostic = _named_lines(diagnostic)
         if origin is not Origin.SCRIPT:

@@ -8,12 +8,10 @@ the command line replaced or cancelled, so findings on those lines can say so.
 
 from __future__ import annotations
 
-import attrs
-
 from slurmspec.frozen import frozen
+from slurmspec.invocation.sources import SyntheticSource
 from slurmspec.kinds import Origin
 from slurmspec.model.script import Directive
-from slurmspec.invocation.sources import SyntheticSource
 from slurmspec.span import Span
 
 

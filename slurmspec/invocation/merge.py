@@ -65,7 +65,7 @@ def apply_invocation(script: Script, argv: tuple[str, ...], environ) -> Script:
 
     layer_origin = InvocationLayer(len(script.source), environment, command_line).origin_of
     components: list[Component] = []
-    added: list[Directive] = [d for d in from_environment if isinstance(d, Directive)]
+    added: list[Directive] = []  # every occurrence of every component: each is checked where it applies
     replaced: list[tuple[Directive, object]] = []
     previous: JobRequest | None = None
     for number in range(max(len(script.components), len(groups))):
@@ -80,8 +80,7 @@ def apply_invocation(script: Script, argv: tuple[str, ...], environ) -> Script:
             else:
                 sequence.append(_in_component(setting, number))
         sequence.extend(_in_component(d, number) for d in groups[group_number])
-        if number == group_number:
-            added.extend(groups[group_number])
+        added.extend(d for d in sequence if layer_origin(d.span.start) is not Origin.SCRIPT)
         request = build_request(number, sequence, version, inherited_from=previous)
         request = settle_sources(request, version, lambda s: layer_origin(s.directive.span.start) is Origin.ENVIRONMENT)
         components.append(Component(number, sequence, request))
@@ -91,7 +90,8 @@ def apply_invocation(script: Script, argv: tuple[str, ...], environ) -> Script:
     layer = InvocationLayer(len(script.source), environment, command_line, tuple(_unique(replaced)))
     issues = sorted((*script.issues, *read.issues), key=lambda issue: issue.span.start)
     return attrs.evolve(
-        script, directives=(*script.directives, *added), components=components, issues=issues, invocation=layer,
+        script, directives=(*script.directives, *sorted(added, key=lambda d: (d.span.start, d.component))),
+        components=components, issues=issues, invocation=layer,
     )
 
 
@@ -131,7 +131,7 @@ def _typed(setting, version: Version):
 
 
 def _in_component(directive: Directive, number: int) -> Directive:
-    # The first component that uses an occurrence keeps the object (rules compare identities).
+    # One object per component it applies to: rules look components up by it (and by identity).
     return directive if directive.component == number else attrs.evolve(directive, component=number)
 
 

@@ -24,6 +24,8 @@ def lint_text(
     ``shellcheck=True`` it raises ``ShellCheckError`` when ShellCheck cannot run.
     ``cluster`` is a profile (``slurmspec.cluster.load_profile``) for the cluster
     rules; without ``version`` the profile's Slurm release is targeted, else the newest.
+    ``policy`` is a site policy (``slurmspec.cluster.policy.parse_policy``) checked
+    besides the profile's own (rules SB460-SB465).
     ``argv`` (sbatch's arguments before the script) and ``environ`` (its environment; only
     the ``SBATCH_*`` variables it reads count) lint the request as sbatch will see it
     (``slurmspec.invocation``); a stray argument raises ``InvocationError``.

@@ -134,15 +134,16 @@ def lint_script(
             return context.found.pop()
 
         found = suppression.apply(script, found, table, wanted, report)
-    if script.invocation is not None:
-        from slurmspec.invocation.findings import settle
-
-        found = settle(script, found + invoked)
+    found.extend(invoked)
     if severity:
         found = [
             attrs.evolve(d, severity=severity[d.code]) if d.code in severity else d for d in found
         ]
     found.sort(key=lambda d: d.sort_key)
+    if script.invocation is not None:  # sorted by offset first: the script, its environment, its command line
+        from slurmspec.invocation.findings import settle
+
+        found = settle(script, found)
     return found
 
 

@@ -128,7 +128,8 @@ class ActionBuilder:
 
         def lint(text: str):
             script = parse_script(text, snapshot.path, settings.version)
-            return script.to_text(), lint_script(script, settings.rules, severity=settings.severity, fs=settings.fs)
+            return script.to_text(), lint_script(script, settings.rules, severity=settings.severity, fs=settings.fs,
+                                                 cluster=settings.cluster, policy=settings.policy)
 
         outcome = fix_text(snapshot.text, lint, unsafe=False)
         if outcome.failure is not None or not outcome.changed:

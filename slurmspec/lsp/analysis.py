@@ -17,7 +17,7 @@ from slurmspec.frozen import frozen
 from slurmspec.lint.diagnostic import Diagnostic
 from slurmspec.lint.shellcheck import ShellCheck, to_diagnostics
 from slurmspec.lsp.documents import Snapshot
-from slurmspec.lsp.settings import LintSettings
+from slurmspec.lsp.settings import ConfigSource, LintSettings
 from slurmspec.model.script import Script
 
 
@@ -63,6 +63,11 @@ def parse_snapshot(snapshot: Snapshot, settings: LintSettings) -> Script:
     return parse_script(snapshot.text, snapshot.path, settings.version)
 
 
+def lint_document(snapshot: Snapshot, configs: ConfigSource) -> LintResult:
+    """Find the document's settings, then lint it (both can take a while: a worker thread's job)."""
+    return lint_snapshot(snapshot, configs.settings_for(snapshot.path))
+
+
 def lint_snapshot(
     snapshot: Snapshot, settings: LintSettings, shellcheck_comments: Sequence[dict] | None = None,
 ) -> LintResult:
@@ -77,5 +82,6 @@ def lint_snapshot(
     checker = None
     if shellcheck_comments is not None:
         checker = _Gathered(settings.shellcheck_checker(snapshot.path), shellcheck_comments)
-    found = lint_script(script, settings.rules, severity=settings.severity, fs=settings.fs, shellcheck=checker)
+    found = lint_script(script, settings.rules, severity=settings.severity, fs=settings.fs, shellcheck=checker,
+                        cluster=settings.cluster, policy=settings.policy)
     return LintResult(snapshot, script, tuple(found), settings, with_shellcheck=checker is not None)

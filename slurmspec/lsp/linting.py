@@ -21,7 +21,7 @@ from typing import Callable
 
 from lsprotocol import types
 
-from slurmspec.lsp.analysis import LintResult, lint_snapshot
+from slurmspec.lsp.analysis import LintResult, lint_document, lint_snapshot
 from slurmspec.lsp.diagnostics import all_to_lsp, configuration_problem
 from slurmspec.lsp.documents import Document, Documents
 from slurmspec.lsp.settings import ConfigSource, LintSettings
@@ -67,18 +67,18 @@ class Linter:
         if cached is not None and cached.snapshot.version == document.version and cached.snapshot.text == document.text:
             return cached
         snapshot = document.snapshot()
-        settings = self.configs.settings_for(snapshot.path)
-        result = await asyncio.get_running_loop().run_in_executor(self.executor, lint_snapshot, snapshot, settings)
+        result = await asyncio.get_running_loop().run_in_executor(self.executor, lint_document, snapshot, self.configs)
         if self.is_current(result):
             self._results[document.uri] = result
         return result
 
-    def settings_of(self, document: Document) -> LintSettings:
-        """The settings the document was last linted with, else found now."""
+    async def settings_of(self, document: Document) -> LintSettings:
+        """The settings the document was last linted with, else found now (off the event loop)."""
         cached = self._results.get(document.uri)
         if cached is not None:
             return cached.settings
-        return self.configs.settings_for(document.snapshot().path)
+        path = document.snapshot().path
+        return await asyncio.get_running_loop().run_in_executor(self.executor, self.configs.settings_for, path)
 
     def is_current(self, result: LintResult) -> bool:
         document = self.documents.get(result.snapshot.uri)
@@ -94,13 +94,12 @@ class Linter:
                 return
             snapshot = document.snapshot()
             loop = asyncio.get_running_loop()
-            settings = self.configs.settings_for(snapshot.path)
-            result = await loop.run_in_executor(self.executor, lint_snapshot, snapshot, settings)
+            result = await loop.run_in_executor(self.executor, lint_document, snapshot, self.configs)
             if not self.is_current(result):
                 return
             self._results[uri] = result
             self._send(document, result)
-            if settings.shellcheck and result.script is not None and result.diagnostics is not None:
+            if result.settings.shellcheck and result.script is not None:
                 await self._with_shellcheck(document, result)
         except asyncio.CancelledError:
             raise

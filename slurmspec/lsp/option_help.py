@@ -58,7 +58,7 @@ MEANINGS: dict[str, str] = {
     "job-name": "name of the job (`%x` in log names)",
     "kill-on-invalid-dep": "cancel the job when its dependency can never be satisfied (`yes`/`no`)",
     "licenses": "licenses the job needs (comma list, `name[:count]`)",
-    "mail-type": "when to mail the user: BEGIN, END, FAIL, ALL ...",
+    "mail-type": "when to mail the user (BEGIN, END, FAIL, ALL and others)",
     "mail-user": "who receives the job's mail",
     "mcs-label": "MCS label of the job (with an MCS plugin)",
     "mem": "memory per node (default unit megabytes; `0` asks for all of it)",

@@ -43,7 +43,10 @@ def _capability(server: LanguageServer, *path: str):
 def build_server(configs: ConfigSource) -> LanguageServer:
     from slurmspec import __version__
 
-    server = LanguageServer("slurmspec", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
+    from slurmspec.lsp.protocol import AnsweringProtocol
+
+    server = LanguageServer("slurmspec", __version__, text_document_sync_kind=types.TextDocumentSyncKind.Incremental,
+                            protocol_cls=AnsweringProtocol)
     documents = Documents()
 
     def publish(params: types.PublishDiagnosticsParams) -> None:
@@ -124,19 +127,24 @@ def build_server(configs: ConfigSource) -> LanguageServer:
                            range=document.positions.range(start, end))
 
     @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(trigger_characters=COMPLETION_TRIGGERS))
-    def completion(params: types.CompletionParams) -> types.CompletionList | None:
+    async def completion(params: types.CompletionParams) -> types.CompletionList | None:
         from slurmspec.lsp.completion import complete
 
         document = documents.get(params.text_document.uri)
         if document is None or not document.snapshot().is_script:
             return None
-        positions = document.positions
+        settings = await linter.settings_of(document)
+        positions = document.positions  # after the wait: the text may have changed meanwhile
         line = params.position.line
         start, end = positions.line_start(line), positions.line_end(line)
         cursor = positions.offset(params.position) - start
-        settings = linter.settings_of(document)
+        extra = None
+        if settings.cluster is not None:
+            from slurmspec.lsp.cluster_values import profile_values
+
+            extra = profile_values(settings.cluster)
         items = complete(document.text[start:end], cursor, settings.version,
-                         lambda a, b: positions.range(start + a, start + b))
+                         lambda a, b: positions.range(start + a, start + b), extra)
         return types.CompletionList(is_incomplete=False, items=items)
 
     @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(

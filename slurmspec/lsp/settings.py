@@ -2,19 +2,23 @@
 
 Discovery is the CLI's (``slurmspec.lint.config``: the nearest
 ``slurmspec.toml`` or ``pyproject.toml`` with ``[tool.slurmspec]`` above the
-file; for an unsaved buffer, above the working folder), and ``--config`` /
-``--no-config`` given to ``slurmspec lsp`` mean what they mean for ``lint``.
-Unlike the CLI's ``ConfigCache``, which lives for one run, the server lives
-for hours: discovery runs again for every lint (a few ``stat`` calls), and a
-file is parsed again only when its modification time or size changed, so
-editing, creating or deleting a configuration file takes effect on the next
-keystroke.
+file; for an unsaved buffer, above the workspace folder), and so are the
+cluster profile (the configuration's ``cluster``), its policy check and the
+choice of target release (``slurmspec.cli.common.target_version``);
+``--config``, ``--no-config``, ``--cluster`` and ``--slurm-version`` given to
+``slurmspec lsp`` mean what they mean for ``lint``. Unlike the CLI's
+``ConfigCache``, which lives for one run, the server lives for hours:
+discovery runs again for every lint (a few ``stat`` calls), and a file
+(configuration or profile) is parsed again only when its modification time or
+size changed, so editing, creating or deleting one takes effect on the next
+keystroke. A file that cannot be used becomes ``LintSettings.error``, shown in
+the editor, where the CLI would exit 2.
 """
 
 from __future__ import annotations
 
 import os
-from typing import Mapping
+from typing import Any, Callable, Mapping
 
 import attrs
 
@@ -37,6 +41,8 @@ class LintSettings:
     severity_selectors: Mapping[str, str] = attrs.field(factory=dict)
     fs: FileSystem = attrs.field(factory=FileSystem)
     config_path: str | None = None
+    cluster: Any = None  # slurmspec.cluster.profile.Profile, or None
+    policy: Any = None  # the configuration's [policy] (the profile's is cluster.policy)
     error: str | None = None
 
     def shellcheck_checker(self, path: str | None):
@@ -55,54 +61,87 @@ def _stamp(path: str) -> tuple[int, int] | None:
     return info.st_mtime_ns, info.st_size
 
 
-class ConfigSource:
-    """Finds the configuration of each document, reloading a file only when it changed."""
+class _Stamped:
+    """Files read again only when their modification time or size changed."""
 
-    def __init__(self, explicit: str | None = None, enabled: bool = True,
-                 slurm_version: Version | None = None, root: str | None = None) -> None:
-        self.explicit, self.enabled, self.slurm_version = explicit, enabled, slurm_version
-        self.root = root  # the workspace folder: the working folder of unsaved buffers and log checks
-        self._loaded: dict[str, tuple[tuple[int, int] | None, Config]] = {}
+    def __init__(self, load: Callable[[str], Any]) -> None:
+        self._load = load
+        self._loaded: dict[str, tuple[tuple[int, int] | None, Any]] = {}
 
-    def config_for(self, path: str | None) -> Config:
-        """Raises ``ConfigError`` as ``load_config`` does."""
-        if self.explicit is not None:
-            return self._load(self.explicit)
-        if not self.enabled:
-            return DEFAULT
-        folder = os.path.dirname(path) if path else (self.root or os.getcwd())
-        found = find_config(folder)
-        return DEFAULT if found is None else self._load(found)
-
-    def _load(self, path: str) -> Config:
+    def get(self, path: str) -> Any:
         stamp = _stamp(path)
         cached = self._loaded.get(path)
         if cached is not None and stamp is not None and cached[0] == stamp:
             return cached[1]
-        config = load_config(path)
-        self._loaded[path] = (stamp, config)
-        return config
+        value = self._load(path)
+        self._loaded[path] = (stamp, value)
+        return value
+
+
+def _load_profile(path: str):
+    from slurmspec.cluster.store import load_profile
+
+    return load_profile(path)
+
+
+class ConfigSource:
+    """Finds the configuration (and cluster profile) of each document."""
+
+    def __init__(self, explicit: str | None = None, enabled: bool = True, slurm_version: Version | None = None,
+                 cluster: str | None = None, root: str | None = None) -> None:
+        self.explicit, self.enabled, self.slurm_version, self.cluster = explicit, enabled, slurm_version, cluster
+        self.root = root  # the workspace folder: the working folder of unsaved buffers and log checks
+        self._configs = _Stamped(load_config)
+        self._profiles = _Stamped(_load_profile)
+
+    def config_for(self, path: str | None) -> Config:
+        """Raises ``ConfigError`` as ``load_config`` does."""
+        if self.explicit is not None:
+            return self._configs.get(self.explicit)
+        if not self.enabled:
+            return DEFAULT
+        folder = os.path.dirname(path) if path else (self.root or os.getcwd())
+        found = find_config(folder)
+        return DEFAULT if found is None else self._configs.get(found)
+
+    def profile_for(self, config: Config):
+        """The cluster profile (``--cluster``, else the configuration's), checked against the policies."""
+        path = self.cluster or config.cluster
+        if path is None:
+            return None
+        profile = self._profiles.get(os.path.abspath(path))
+        from slurmspec.cluster.policy import check_policy
+
+        for policy in (profile.policy, config.policy):
+            if policy is not None:
+                check_policy(policy, profile)
+        return profile
 
     def settings_for(self, path: str | None) -> LintSettings:
-        """The settings of a document at ``path`` (None: an unsaved buffer); never raises."""
+        """The settings of a document at ``path`` (None: an unsaved buffer); never raises on a bad file."""
+        from slurmspec.cli.common import target_version
+        from slurmspec.cluster.errors import ProfileError
+        from slurmspec.lint.engine import select_rules
+
         fs = FileSystem(self.root)
         try:
             config = self.config_for(path)
-        except ConfigError as exc:
+            cluster = self.profile_for(config)
+        except (ConfigError, ProfileError) as exc:
             return LintSettings(fs=fs, error=str(exc))
-        from slurmspec.lint.engine import select_rules
-
         select = config.select
         ignore = (*config.ignore, *config.ignores_for(path))
         rules = tuple(select_rules(select, ignore, config.extend_select))
         return LintSettings(
             rules=rules,
             severity=config.severities(rule.code for rule in rules),
-            version=self.slurm_version or config.slurm_version or NEWEST,
+            version=target_version(self.slurm_version, config.slurm_version, cluster)[0],
             shellcheck=bool(config.shellcheck),
             select=(*select, *config.extend_select),
             ignore=ignore,
             severity_selectors=dict(config.severity),
             fs=fs,
             config_path=config.path,
+            cluster=cluster,
+            policy=config.policy,
         )

@@ -228,3 +228,15 @@ def test_per_gpu_bounds_for_an_untyped_request_need_every_model_to_break_them():
     assert _codes(twelve, policy=policy, cluster=lab) == []  # fine on the a100 nodes of `all`
     twenty = twelve.replace("-c 12", "-c 20")
     assert _codes(twenty, policy=policy, cluster=lab) == [("SB463", 4)]
+
+
+def test_a_profile_carries_its_policy(tmp_path: Path, capsys):
+    profile = tmp_path / "hpc.toml"
+    profile.write_text((PROFILES / "lab.toml").read_text() + '\n[policy]\nrequired = ["account"]\n')
+    (tmp_path / "job.sbatch").write_text("#!/bin/bash\n#SBATCH --time=5\ntrue\n")
+    assert main(["lint", "--no-config", "--select", "SB460", "--cluster", str(profile),
+                 str(tmp_path / "job.sbatch")]) == 1
+    assert f"`policy.required` in {profile}" in capsys.readouterr().out
+    profile.write_text((PROFILES / "lab.toml").read_text() + '\n[policy.partition.gpux]\nneeds-gpus = true\n')
+    assert main(["lint", "--no-config", "--cluster", str(profile), str(tmp_path / "job.sbatch")]) == 2
+    assert "no partition `gpux`; did you mean `gpu`?" in capsys.readouterr().err

@@ -7,13 +7,15 @@ suppression) may appear.
 
 from __future__ import annotations
 
+# First: it skips the module, naming what to install, when the test extra is missing.
+from tests.lsp.lsp_client import apply_text_edits, codes, open_document, published, replace_all
+
 import subprocess
 import sys
 
 import pytest
 from lsprotocol import types
 
-from tests.lsp.conftest import apply_text_edits, codes, open_document, published, replace_all
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 CLIENT_SPEC = "neovim@v0.11.0"

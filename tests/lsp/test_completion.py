@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+# First: it skips the module, naming what to install, when the test extra is missing.
+from tests.lsp.lsp_client import open_document, published, replace_all
+
+from pathlib import Path
+
 import pytest
 from lsprotocol import types
 
-from tests.lsp.conftest import open_document, published, replace_all
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
+PROFILE = Path(__file__).resolve().parents[1] / "cluster" / "profiles" / "lab.toml"
 
 
 async def complete(client, workspace, line: str, folder: str = ".", name: str = "complete.sbatch"):
@@ -81,3 +86,21 @@ async def test_nothing_inside_a_comment_or_off_the_directives(client, workspace)
     assert await complete(client, workspace, "#SBATCH --partition=") == []  # no cluster profile: nothing known
     prefix = await complete(client, workspace, "#SB")
     assert [(item.label, item.text_edit.new_text) for item in prefix] == [("#SBATCH --", "#SBATCH ")]
+
+
+async def test_a_cluster_profile_adds_partitions_features_and_gpu_types(client, workspace):
+    site = workspace / "site"
+    site.mkdir()
+    (site / "lab.toml").write_text(PROFILE.read_text())
+    (site / "slurmspec.toml").write_text('cluster = "lab.toml"\n')
+
+    async def values(line: str) -> set[str]:
+        return set(labels(await complete(client, workspace, line, "site")))
+
+    assert {"debug", "cpu", "gpu", "a100"} <= await values("#SBATCH --partition=")
+    assert {"debug", "cpu"} <= await values("#SBATCH -p gpu,")
+    assert {"a100", "ib", "rome", "cascadelake"} <= await values("#SBATCH --constraint=ib&")
+    assert await values("#SBATCH --gpus-per-node=") == {"a100:", "v100:"}
+    assert await values("#SBATCH --gpus-per-node=a100:") == set()  # a count now
+    assert await values("#SBATCH --gres=") == {"gpu:"}
+    assert await values("#SBATCH --gres=gpu:") == {"a100", "v100"}

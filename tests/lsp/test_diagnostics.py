@@ -7,17 +7,20 @@ other line of a two-line finding, at positions in the editor's units.
 
 from __future__ import annotations
 
+# First: it skips the module, naming what to install, when the test extra is missing.
+from tests.lsp.lsp_client import (
+    codes, edit_range, open_document, published, replace_all, utf16_column,
+)
+
 import asyncio
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from lsprotocol import types
 
-from tests.lsp.conftest import (
-    codes, edit_range, open_document, published, replace_all, utf16_column,
-)
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -29,6 +32,7 @@ SCRIPT = (
     "echo start\n"
     "#SBATCH --exclusive\n"
 )
+PROFILE = Path(__file__).resolve().parents[1] / "cluster" / "profiles" / "lab.toml"
 RULES_DOC = "https://github.com/slurmspec/slurmspec/blob/main/docs/rules.md"
 
 
@@ -158,7 +162,10 @@ async def test_target_release_comes_from_the_configuration(client, workspace):
     text = "#!/bin/bash\n#SBATCH --time=5\n#SBATCH --oom-kill-step\n"
     uri, version = open_document(client, old / "job.sbatch", text)
     old_codes = codes(await published(client, uri, version))
-    new_uri, version = open_document(client, workspace / "new-slurm.sbatch", text)
+    new = workspace / "new-slurm"
+    new.mkdir()
+    (new / "slurmspec.toml").write_text('slurm-version = "26.05"\n')
+    new_uri, version = open_document(client, new / "job.sbatch", text)
     new_codes = codes(await published(client, new_uri, version))
     assert "SB003" in old_codes and "SB003" not in new_codes  # --oom-kill-step is new in 24.11
 
@@ -199,3 +206,18 @@ async def test_a_changed_configuration_file_relints_the_open_documents(client, w
     client.workspace_did_change_watched_files(types.DidChangeWatchedFilesParams(changes=[
         types.FileEvent(uri=config.as_uri(), type=types.FileChangeType.Changed)]))
     assert codes(await published(client, uri, version, after=before)) == ["SB201"]
+
+
+async def test_the_configurations_cluster_profile_is_checked(client, workspace):
+    site = workspace / "site"
+    site.mkdir()
+    (site / "lab.toml").write_text(PROFILE.read_text())
+    (site / "slurmspec.toml").write_text('cluster = "lab.toml"\n')
+    text = "#!/bin/bash\n#SBATCH --time=5\n#SBATCH --partition=gpuu\nsrun hostname\n"
+    uri, version = open_document(client, site / "job.sbatch", text)
+    params = await published(client, uri, version)
+    assert codes(params) == ["SB401"] and "did you mean `gpu`?" in params.diagnostics[0].message
+    (site / "lab.toml").write_text("name = \n")  # a broken profile: shown, as the CLI's exit 2 would be
+    version = replace_all(client, uri, text + "\n")
+    params = await published(client, uri, version)
+    assert len(params.diagnostics) == 1 and "lab.toml" in params.diagnostics[0].message

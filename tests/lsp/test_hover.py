@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+# First: it skips the module, naming what to install, when the test extra is missing.
+from tests.lsp.lsp_client import open_document, published
+
 import pytest
 import pytest_asyncio
 from lsprotocol import types
 
-from tests.lsp.conftest import open_document, published
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 CLIENT_SPEC = "emacs"
@@ -37,6 +39,8 @@ async def hover(client, uri: str, line: int, text: str, nth: int = 0) -> types.H
 
 @pytest_asyncio.fixture(scope="module", loop_scope="module")
 async def document(client, workspace):
+    # The target release is pinned: without one it would be the installed sbatch's, as for the CLI.
+    (workspace / "slurmspec.toml").write_text('slurm-version = "26.05"\n')
     uri, version = open_document(client, workspace / "hover.sbatch", SCRIPT)
     await published(client, uri, version)
     return uri

@@ -18,7 +18,7 @@ import time
 
 import pytest
 
-from tests.lsp.conftest import SERVER
+from tests.lsp.lsp_client import SERVER
 
 TIMEOUT = 20.0
 
@@ -81,7 +81,7 @@ class RawClient:
         sent = set()
         for attempt in range(attempts):
             sent.add(self.request("slurmspec/ping"))
-            wait = TIMEOUT if attempt == attempts - 1 else 1.0
+            wait = TIMEOUT if attempt == attempts - 1 else 0.3
             try:
                 answer = self.wait_for(lambda m: m.get("id") in sent and "method" not in m, wait)
             except AssertionError:
@@ -96,11 +96,17 @@ class RawClient:
         return self.process.stderr.read().decode(errors="replace")
 
 
-@pytest.fixture
-def raw(tmp_path):
-    client = RawClient(tmp_path)
-    client.response(client.request("initialize", {"processId": None, "rootUri": tmp_path.as_uri(), "capabilities": {}}))
+def started(folder) -> RawClient:
+    client = RawClient(folder)
+    client.response(client.request("initialize", {"processId": None, "rootUri": folder.as_uri(), "capabilities": {}}))
     client.send({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    return client
+
+
+@pytest.fixture(scope="module")
+def raw(tmp_path_factory):
+    """One server for the whole module: every test's garbage goes to the same process."""
+    client = started(tmp_path_factory.mktemp("raw"))
     yield client
     stderr = client.finish()
     assert "Traceback" not in stderr
@@ -134,7 +140,8 @@ def test_a_wrong_content_length_costs_only_that_message(raw):
 
 
 def test_requests_with_parameters_of_the_wrong_shape(raw):
-    raw.request("textDocument/hover", {"textDocument": {"uri": 7}, "position": "top"})
+    hover = raw.request("textDocument/hover", {"textDocument": {"uri": 7}, "position": "top"})
+    assert raw.response(hover)["error"]["code"] == -32602  # JSON-RPC "Invalid params", not silence
     raw.request("textDocument/codeAction", {"textDocument": {"uri": "file:///nowhere.sbatch"},
                                             "range": {"start": {"line": -5, "character": 0},
                                                       "end": {"line": 99, "character": 10**9}},
@@ -156,7 +163,8 @@ def test_a_header_line_without_end_and_an_oversized_body(raw):
     assert raw.alive()
 
 
-def test_a_document_after_garbage_is_still_linted_and_the_session_ends_cleanly(raw, tmp_path):
+def test_a_document_after_garbage_is_still_linted_and_the_session_ends_cleanly(tmp_path):
+    raw = started(tmp_path)
     raw.send_raw(b"Content-Length: 3\r\n\r\n{{{" + bytes(range(200)))
     uri = (tmp_path / "job.sbatch").as_uri()
     raw.send({"jsonrpc": "2.0", "method": "textDocument/didOpen", "params": {"textDocument": {
@@ -166,6 +174,7 @@ def test_a_document_after_garbage_is_still_linted_and_the_session_ends_cleanly(r
     raw.response(raw.request("shutdown"))
     raw.send({"jsonrpc": "2.0", "method": "exit"})
     assert raw.process.wait(TIMEOUT) == 0
+    assert "Traceback" not in raw.finish()
 
 
 def test_a_client_that_goes_away_ends_the_server(tmp_path):

@@ -12,8 +12,8 @@ and the result is checked:
   original request; SB301: ``torchrun --nnodes`` x ``--nproc_per_node``); an
   edited ``srun`` step still fits in the job's CPUs per node (srun inherits
   ``-c`` from 23.11);
-- against real sbatch 22.05 (``--test-only`` on the throwaway cluster,
-  tests/slurm_cluster.py): on each partition whose virtual nodes accept the
+- against real sbatch 22.05 and 24.11 (``--test-only`` on the throwaway cluster of
+  each release, tests/slurm_cluster.py, the fixes made for that release): on each partition whose virtual nodes accept the
   original (``a100``: 64 CPUs and 8 GPUs per node, ``gpu``: 32 and 8, ``debug``:
   the real node, 2 and 2), the fixed script is accepted too. ``--time`` and
   ``--constraint`` are overridden on the command line so that only the shape
@@ -37,6 +37,7 @@ from slurmspec.fix.apply import apply_edits
 from slurmspec.kinds import Applicability, LaunchKind
 from slurmspec.lint import lint_text
 from slurmspec.version import NEWEST, OLDEST
+from tests import oracle_tally
 from tests.corpus import corpus_files
 from tests.rules.test_fixtures import FIXTURES, read_expected
 
@@ -154,20 +155,22 @@ def fixed_cases(name: str, text: str, version) -> list[Case]:
     return found
 
 
-def fixture_cases() -> list[Case]:
+def fixture_cases(target=None) -> list[Case]:
+    """The fixes offered on the rule fixtures, at each sidecar's version (or at ``target``)."""
     cases = []
     for code in CODES:
         for path in sorted((FIXTURES / code).glob("*.sbatch")):
             version, _ = read_expected(path.with_suffix(".expected"))
+            version = target or version
             cases += [c for c in fixed_cases(f"{code}/{path.stem}", path.read_text(), version) if c.code == code]
     return cases
 
 
-def corpus_cases() -> list[Case]:
+def corpus_cases(versions=(OLDEST, NEWEST)) -> list[Case]:
     cases = []
     for path in corpus_files():
         text = path.read_text(errors="replace")
-        for version in (OLDEST, NEWEST):
+        for version in versions:
             cases += fixed_cases(path.name, text, version)
     return cases
 
@@ -191,13 +194,13 @@ _LAUNCHES = (
 )
 
 
-def generated_cases() -> list[Case]:
+def generated_cases(versions=(OLDEST, NEWEST)) -> list[Case]:
     cases = []
     for (nodes, tasks, gpus, cpus), launch in ((h, l) for h in _HEADERS for l in _LAUNCHES):
         lines = ["#!/bin/bash", "#SBATCH --time=60", f"#SBATCH --nodes={nodes}", f"#SBATCH --gres=gpu:{gpus}"]
         lines += [f"#SBATCH {word}" for word in (tasks, cpus) if word]
         text = "\n".join([*lines, launch.format(nodes=nodes, gpus=gpus)]) + "\n"
-        for version in (OLDEST, NEWEST):
+        for version in versions:
             cases += fixed_cases(f"generated:{nodes}n/{tasks or 'default'}/{gpus}g/{cpus or 'c1'}", text, version)
     return cases
 
@@ -251,15 +254,16 @@ def _check_sbatch(cluster, cases: list[Case], tally: Counter) -> None:
             if not _accepted(cluster, case.original, partition):
                 continue
             assert _accepted(cluster, case.fixed, partition), (
-                f"sbatch accepts the original on {partition} but refuses the fixed script:"
+                f"sbatch {cluster.release} accepts the original on {partition} but refuses the fixed script:"
                 f" {case.name} ({case.code})\n{case.fixed}")
+            oracle_tally.record("fix geometry", cluster.release, accepted=True)
             tally[case.code] += 1
             tally[f"{case.name}"] += 1
 
 
 def test_fixed_fixtures_are_accepted_by_sbatch(slurm_cluster):
     tally: Counter = Counter()
-    _check_sbatch(slurm_cluster, fixture_cases(), tally)
+    _check_sbatch(slurm_cluster, fixture_cases(slurm_cluster.version), tally)
     print(f"fix geometry (fixtures): {dict(tally)}")
     # The cases the fixes were wrong on reach sbatch before and after fixing.
     for name in ("SB310/bad_seed_8gpus_1task", "SB310/bad_two_gpus", "SB311/bad_fewer_tasks",
@@ -269,14 +273,14 @@ def test_fixed_fixtures_are_accepted_by_sbatch(slurm_cluster):
 
 def test_fixed_corpus_scripts_are_accepted_by_sbatch(slurm_cluster):
     tally: Counter = Counter()
-    cases = corpus_cases()
+    cases = corpus_cases((slurm_cluster.version,))
     _check_sbatch(slurm_cluster, cases, tally)
     print(f"fix geometry (corpus): {len(cases)} fixes, compared {dict(tally)}")
 
 
 def test_fixed_generated_scripts_are_accepted_by_sbatch(slurm_cluster):
     tally: Counter = Counter()
-    cases = generated_cases()
+    cases = generated_cases((slurm_cluster.version,))
     _check_sbatch(slurm_cluster, cases, tally)
     compared = sum(tally[code] for code in CODES)
     print(f"fix geometry (generated): {len(cases)} fixes, {compared} compared with sbatch")
@@ -289,12 +293,13 @@ def test_the_old_sb310_fix_is_refused_by_sbatch(slurm_cluster):
     old_fix = original.replace("#SBATCH --ntasks=1\n", "#SBATCH --ntasks-per-node=8\n")
     assert _accepted(slurm_cluster, original, "a100")
     assert not _accepted(slurm_cluster, old_fix, "a100")
-    [case] = fixture_cases_named("SB310/bad_seed_8gpus_1task")
+    oracle_tally.record("fix geometry", slurm_cluster.release, accepted=False)
+    [case] = fixture_cases_named("SB310/bad_seed_8gpus_1task", slurm_cluster.version)
     assert _accepted(slurm_cluster, case.fixed, "a100")
 
 
-def fixture_cases_named(name: str) -> list[Case]:
-    return [c for c in fixture_cases() if c.name == name]
+def fixture_cases_named(name: str, target=None) -> list[Case]:
+    return [c for c in fixture_cases(target) if c.name == name]
 
 
 def test_cpu_mpi_job_with_a_site_gpu_gets_no_finding_and_no_fix():

@@ -1,10 +1,15 @@
 """Emitted scripts against the throwaway real Slurm (tests/slurm_cluster.py).
 
 * every launch kind, for 2 nodes x 8 GPUs on the ``gpu`` partition (virtual
-  v100 nodes), and every sample spec, is accepted by ``sbatch --test-only``;
+  v100 nodes), and every sample spec, emitted for the cluster's release, is
+  accepted by ``sbatch --test-only`` of that release (22.05 and 24.11), and what
+  the loader refuses is refused by both;
 * the torchrun, srun and plain kinds really run on the local node (2 workers)
-  with the CPU build of torch, doing a gloo all-reduce whose sum is checked;
-* staging, checkpoint sync and the afterok chain really run too.
+  with the CPU build of torch, doing a gloo all-reduce whose sum is checked --
+  on 22.05 only (``slurm_cluster_2205``): the 24.11 jobs run in a chroot that
+  has no torch;
+* staging, checkpoint sync and the afterok chain really run too (22.05), and
+  per-task variables reach each task (both releases).
 """
 
 from __future__ import annotations
@@ -19,7 +24,9 @@ import pytest
 
 from slurmspec.emit import emit
 from slurmspec.spec import load_spec
+from tests import oracle_tally
 from tests.conftest import in_ci
+from tests.slurm_cluster import DEFAULT_LAYOUT
 from tests.spec.test_spec_load import REFUSED_TOGETHER
 
 SAMPLES = sorted((Path(__file__).resolve().parents[2] / "samples").glob("*.toml"))
@@ -44,17 +51,20 @@ def _variants():
 def test_every_kind_is_accepted_for_two_nodes_of_eight_gpus(slurm_cluster, kind, extra):
     spec = load_spec(f'[job]\nname = "{kind}"\npartition = "gpu"\ntime = "30:00"\n[resources]\n{_shape(kind)}'
                      f'[launch]\nkind = "{kind}"\nprogram = "train.py"\n{extra}\n'
-                     '[checkpoint]\npersistent = "/tmp/ckpt"\n[monitor]\ngpu = true\n')
-    outcome = slurm_cluster.test_only(emit(spec))
+                     '[checkpoint]\npersistent = "/tmp/ckpt"\n[monitor]\ngpu = true\n', slurm_cluster.version)
+    outcome = slurm_cluster.test_only(emit(spec, version=slurm_cluster.version))
     assert outcome.accepted, outcome.output
+    oracle_tally.record("emitted scripts", slurm_cluster.release, accepted=True)
     assert "using 64 processors" in outcome.stderr or "on nodes v100-" in outcome.stderr, outcome.stderr
 
 
 @pytest.mark.parametrize("sample", SAMPLES, ids=[s.stem for s in SAMPLES])
 def test_samples_are_accepted(slurm_cluster, sample, tmp_path):
     (tmp_path / "logs").mkdir()
-    outcome = slurm_cluster.test_only(emit(load_spec(sample.read_text())), cwd=tmp_path)
+    version = slurm_cluster.version
+    outcome = slurm_cluster.test_only(emit(load_spec(sample.read_text(), version), version=version), cwd=tmp_path)
     assert outcome.accepted, outcome.output
+    oracle_tally.record("emitted scripts", slurm_cluster.release, accepted=True)
 
 
 # ------------------------------------------------------------------ real runs
@@ -104,8 +114,15 @@ def torch_available():
         pytest.skip(reason)
 
 
+@pytest.fixture
+def slurm_cluster_2205(slurm_cluster_for):
+    """The 22.05 cluster, for jobs that run the host's Python (with torch): the 24.11 chroot has neither."""
+    return slurm_cluster_for("22.05", DEFAULT_LAYOUT)
+
+
 @pytest.mark.parametrize("kind", sorted(RUNS))
-def test_kind_really_runs_a_gloo_allreduce(slurm_cluster, torch_available, tmp_path, kind):
+def test_kind_really_runs_a_gloo_allreduce(slurm_cluster_2205, torch_available, tmp_path, kind):
+    slurm_cluster = slurm_cluster_2205
     tmp_path.chmod(0o755)
     program = tmp_path / "allreduce.py"
     program.write_text(ALLREDUCE)
@@ -139,8 +156,9 @@ link = os.environ.get("SLURMSPEC_CHAIN_INDEX", "0")
 '''
 
 
-def test_staging_checkpoint_and_chain_really_run(slurm_cluster, tmp_path):
+def test_staging_checkpoint_and_chain_really_run(slurm_cluster_2205, tmp_path):
     """Staging copies to node-local storage, checkpoints reach the persistent folder, the chain resubmits once."""
+    slurm_cluster = slurm_cluster_2205
     tmp_path.chmod(0o755)
     (tmp_path / "input.txt").write_text("hello from the submit folder\n")
     program = tmp_path / "workflow.py"
@@ -174,7 +192,7 @@ def test_staging_checkpoint_and_chain_really_run(slurm_cluster, tmp_path):
 
 
 # ------------------------------------------------------------------ what the loader refuses, against sbatch
-def _unchecked_script(resources: str, version=(22, 5)) -> str:
+def _unchecked_script(resources: str, version) -> str:
     """The script a spec with these resources would give, without the loader's checks."""
     import tomllib
 
@@ -188,14 +206,17 @@ def _unchecked_script(resources: str, version=(22, 5)) -> str:
 @pytest.mark.parametrize(("refused", "twin"), [(case[0], case[3]) for case in REFUSED_TOGETHER],
                          ids=[case[0].replace("\n", ",") for case in REFUSED_TOGETHER])
 def test_what_the_loader_refuses_sbatch_refuses(slurm_cluster, refused, twin):
-    """Each combination the loader refuses (for 22.05) is refused by the real sbatch; its corrected twin is not."""
-    outcome = slurm_cluster.test_only(_unchecked_script(refused))
+    """Each combination the loader refuses is refused by the real sbatch of each release; its corrected twin is not."""
+    version = slurm_cluster.version
+    outcome = slurm_cluster.test_only(_unchecked_script(refused, version))
     assert not outcome.accepted, outcome.output
-    outcome = slurm_cluster.test_only(_unchecked_script(twin))
+    oracle_tally.record("emitted scripts", slurm_cluster.release, accepted=False)
+    outcome = slurm_cluster.test_only(_unchecked_script(twin, version))
     assert outcome.accepted, outcome.output
+    oracle_tally.record("emitted scripts", slurm_cluster.release, accepted=True)
 
 
-def _run(slurm_cluster, tmp_path, spec_text: str, version=(22, 5)) -> str:
+def _run(slurm_cluster, tmp_path, spec_text: str, version) -> str:
     script = emit(load_spec(spec_text, version), version=version)
     job_id = slurm_cluster.job_id(slurm_cluster.submit(script, cwd=tmp_path))
     try:
@@ -218,7 +239,7 @@ def test_per_task_variables_in_args_reach_each_task(slurm_cluster, tmp_path, kin
     text = (_job(tmp_path, f"ranks-{kind}") + "[resources]\nnodes = 1\nntasks = 2\n"
             f'[launch]\nkind = "{kind}"\nprogram = "/bin/echo"\n'
             'args = ["rank", "$SLURM_PROCID", "local", "${SLURM_LOCALID}", "job $SLURM_JOB_ID"]\n')
-    outputs = _run(slurm_cluster, tmp_path, text)
+    outputs = _run(slurm_cluster, tmp_path, text, slurm_cluster.version)
     ranks = sorted(re.findall(r"^rank (\d) local (\d) job (\d+)$", outputs, flags=re.M))
     assert [(r, local) for r, local, _ in ranks] == [("0", "0"), ("1", "1")], outputs
     assert len({job for _, _, job in ranks}) == 1, outputs
@@ -230,7 +251,7 @@ echo "task $SLURM_PROCID cpus_on_node=$SLURM_CPUS_ON_NODE step_$step_cpus nproc=
 '''
 
 
-def test_srun_tasks_get_cpus_per_task_on_22_05(slurm_cluster, tmp_path):
+def test_srun_tasks_get_cpus_per_task_on_22_05(slurm_cluster_2205, tmp_path):
     """`cpus_per_task = 2` for 22.05: the srun step's task gets 2 CPUs.
 
     The throwaway cluster binds no CPUs (TaskPlugin=task/none), so `nproc` shows
@@ -244,5 +265,5 @@ def test_srun_tasks_get_cpus_per_task_on_22_05(slurm_cluster, tmp_path):
     program.chmod(0o755)
     text = (_job(tmp_path, "cpus") + "[resources]\nntasks = 1\ncpus_per_task = 2\n"
             f'[launch]\nkind = "mpi"\nprogram = {json.dumps(str(program))}\n[env]\nSLURM_EXACT = "1"\n')
-    assert "task 0 cpus_on_node=2 step_CPUs=2 nproc=2" in _run(slurm_cluster, tmp_path, text, (22, 5))
-    assert "task 0 cpus_on_node=1 step_CPUs=1" in _run(slurm_cluster, tmp_path, text, (26, 5))
+    assert "task 0 cpus_on_node=2 step_CPUs=2 nproc=2" in _run(slurm_cluster_2205, tmp_path, text, (22, 5))
+    assert "task 0 cpus_on_node=1 step_CPUs=1" in _run(slurm_cluster_2205, tmp_path, text, (26, 5))

@@ -1,0 +1,86 @@
+"""SB415: a job asking more CPUs than its partitions have in all.
+
+``src/slurmctld/job_mgr.c:_part_access_check()`` compares the job's minimum
+CPU count (``--ntasks`` × ``--cpus-per-task``, or ``--nodes`` ×
+``--ntasks-per-node`` × ``--cpus-per-task``) with the partition's
+``TotalCPUs`` ("More processors requested than permitted",
+``ESLURM_TOO_MANY_REQUESTED_CPUS``), a partition limit that
+``EnforcePartLimits`` judges (``_where.limit_outcome``). Measured with held-off
+submissions: under ``ALL`` both releases refuse ``-p debug -n 3`` on a 2-CPU
+partition, and ``-p debug,cpu -n 3`` too; under ``NO`` 22.05.8 accepts it and
+it pends, 24.11.5 refuses it (gate ``CPUS_OVER_PARTITION_REFUSED``).
+"""
+
+from __future__ import annotations
+
+from slurmspec.gates import CPUS_OVER_PARTITION_REFUSED
+from slurmspec.kinds import Outcome, Severity
+from slurmspec.lint.context import Context
+from slurmspec.lint.rule import rule
+from slurmspec.rules.cluster._need import minimum_cpus, need_of, total_cpus
+from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome, runnable
+
+
+@rule("SB415", "cpus-over-partition", Severity.ERROR, Outcome.REFUSED)
+def cpus_over_partition(ctx: Context) -> None:
+    """
+    ## What it does
+    With a cluster profile, finds a job whose tasks × CPUs per task exceed all the CPUs of its
+    partitions.
+
+    ## Why is this bad?
+    With `EnforcePartLimits=ALL` (or `ANY`, when every listed partition is too small) the
+    controller refuses the job: "More processors requested than permitted". With
+    `EnforcePartLimits=NO`, Slurm 22.05 accepts it and it pends forever; 24.11 refuses it.
+
+    ## Example
+    ```sbatch
+    #!/bin/bash
+    #SBATCH --partition=debug
+    #SBATCH --ntasks=512
+    #SBATCH --time=00:10:00
+    srun ./app
+    ```
+
+    ## Use instead
+    ```sbatch
+    #!/bin/bash
+    #SBATCH --partition=cpu
+    #SBATCH --ntasks=512
+    #SBATCH --time=00:10:00
+    srun ./app
+    ```
+
+    ## Slurm versions
+    All; the outcome follows the profile's `EnforcePartLimits` (and with `NO`, the release).
+    Needs a cluster profile (`--cluster`); silent without one.
+
+    ## References
+    - `man sbatch`, `--ntasks`, `--cpus-per-task`; `man slurm.conf`, `EnforcePartLimits`
+    - `src/slurmctld/job_mgr.c:_part_access_check()` (`ESLURM_TOO_MANY_REQUESTED_CPUS`)
+    """
+    if ctx.cluster is None:
+        return
+    profile = ctx.cluster
+    for placement in runnable(ctx):
+        if placement.down:
+            continue  # a DOWN partition makes the CPU counts inconsistent (_where.Placement.down)
+        need = need_of(placement.request, ctx.version)
+        cpus = minimum_cpus(need)
+        if cpus is None:
+            continue
+
+        def over(p) -> bool:
+            return cpus > total_cpus(profile, p)
+
+        outcome = limit_outcome(ctx, placement.usable, over)
+        if outcome is None:
+            continue
+        why = enforcement(ctx, outcome)
+        if outcome is Outcome.PENDS and ctx.version >= CPUS_OVER_PARTITION_REFUSED:
+            outcome, why = Outcome.REFUSED, "the controller refuses the job"
+        sizes = ", ".join(f"partition {p.name} has {total_cpus(profile, p)}" for p in placement.usable if over(p))
+        span = anchor(placement, "ntasks", "ntasks-per-node", "cpus-per-task", "nodes")
+        if span is not None:
+            ctx.report("SB415", span, f"the job asks at least {cpus} CPUs; {sizes}; {why}"
+                       " (\"More processors requested than permitted\")", outcome=outcome)

@@ -1,0 +1,176 @@
+"""Differential test of the cluster rules (SB4xx): slurmspec's `refused` against real Slurm's.
+
+For each release (22.05, 24.11) and each layout of tests/cluster/layouts.py
+(EnforcePartLimits=ALL and =NO, several node shapes, MaxTime/DefaultTime,
+MaxNodes/MinNodes, MaxCPUsPerNode, MaxMemPerCPU/MaxMemPerNode, a small
+MaxArraySize, DOWN and INACTIVE partitions), the running cluster's own
+``scontrol show node/partition/config`` output is imported as a profile
+(``slurmspec.cluster.importer``), and generated scripts
+(``tests/strategies.py:cluster_request_scripts``) are judged three ways:
+
+* **slurmspec**: it refuses the script when a finding has severity ``error``
+  and outcome ``refused`` (any family: a request can also break a rule of
+  sbatch's own);
+* **the submission** (the oracle): ``sbatch --begin=now+1hour`` really
+  submits the job, so the controller runs every check it runs at submission
+  (``_job_create()``, the partition limits, ``select_nodes()`` in test mode)
+  without starting it; the accepted job is cancelled afterwards;
+* **``sbatch --test-only``**: tallied and printed, not compared. It is a
+  will-run question, not a submission: it refuses jobs that a submission
+  accepts and leaves pending (``EnforcePartLimits=NO`` with ``--nodes`` over
+  MaxNodes, ``-N 2 -w one-node``) and accepts jobs a submission refuses (a
+  ``MaxMemPerCPU`` that raises the CPUs beyond every node, ``-C a*3`` with two
+  ``a`` nodes), so "refused" means refused at submission.
+
+The two must agree on every case; the only cases not compared are those
+where the submission and slurmspec disagree while slurmspec's node check
+says it cannot judge the request (an option whose placement it does not
+model, memory per CPU on hyper-threaded nodes from 23.02): they are counted as
+skipped and printed. Every disagreement found while building the rules is
+kept as an ``@example``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections import Counter
+
+import pytest
+from hypothesis import HealthCheck, example, given, settings
+
+from slurmspec.cluster.importer import COMMANDS, import_profile
+from slurmspec.kinds import Outcome, Severity
+from slurmspec.lint import lint_text
+from slurmspec.lint.context import Context
+from slurmspec.lint.engine import registry
+from slurmspec.parser.script import parse_script
+from slurmspec.rules.cluster._fit import Kind, assessments
+from tests import oracle_tally
+from tests.cluster.layouts import SHAPES_ALL, SHAPES_NO
+from tests.slurm_cluster import RELEASES, SlurmCluster
+from tests.strategies import ClusterFacts, cluster_request_scripts
+
+pytestmark = pytest.mark.slurm
+
+# Per release and layout; a developer may lower it for a quick look (CI runs the full count).
+CASES = int(os.environ.get("SLURMSPEC_CLUSTER_CASES", "1000"))
+_HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture]
+
+
+def imported_profile(cluster: SlurmCluster):
+    """The cluster's own scontrol output, imported as a profile."""
+    texts = {what: (cluster.scontrol(*argv), what) for what, argv in COMMANDS.items()}
+    profile, _notes = import_profile(texts["nodes"], texts["partitions"], texts["config"], name="lab")
+    return profile
+
+
+class Oracle:
+    """Held-off submissions (cancelled in batches) and --test-only answers of one cluster."""
+
+    def __init__(self, cluster: SlurmCluster) -> None:
+        self.cluster = cluster
+        self.pending: list[int] = []
+
+    def submitted(self, script: str) -> tuple[bool, str]:
+        outcome = self.cluster.submit(script, args=("--begin=now+1hour",))
+        if outcome.accepted:
+            self.pending.append(SlurmCluster.job_id(outcome))
+            if len(self.pending) >= 200:
+                self.cancel()
+        return outcome.accepted, outcome.stderr.strip()
+
+    def test_only(self, script: str) -> bool:
+        return self.cluster.test_only(script).accepted
+
+    def cancel(self) -> None:
+        if self.pending:
+            self.cluster.run(["scancel", *map(str, self.pending)], timeout=60)
+            self.pending.clear()
+
+
+def slurmspec_verdict(script: str, profile) -> tuple[bool, list, bool]:
+    """(refuses?, its findings, whether the node check declared a partition it cannot judge)."""
+    found = lint_text(script, cluster=profile)
+    refuses = any(d.severity is Severity.ERROR and d.outcome is Outcome.REFUSED for d in found)
+    ctx = Context(parse_script(script, None, profile.version), registry(), cluster=profile)
+    unsure = any(f.kind is Kind.UNKNOWN for a in assessments(ctx) for f in a.fits)
+    return refuses, found, unsure
+
+
+def _report(why: str, script: str, stderr: str, found: list) -> str:
+    diags = "\n".join(f"    {d.code} [{d.outcome}/{d.severity}] {d.message}" for d in found) or "    (none)"
+    return f"{why}\n--- script ---\n{script}--- sbatch --begin=now+1hour ---\n{stderr or '(accepted)'}\n" \
+           f"--- slurmspec ---\n{diags}"
+
+
+def _s(*lines: str) -> str:
+    return "#!/bin/bash\n" + "".join(f"#SBATCH {line}\n" for line in lines) + "true\n"
+
+
+@pytest.mark.parametrize("layout", [SHAPES_ALL, SHAPES_NO], ids=lambda layout: layout.name)
+@pytest.mark.parametrize("release", list(RELEASES))
+def test_cluster_rules_agree_with_a_submission(release: str, layout, slurm_cluster_for) -> None:
+    cluster = slurm_cluster_for(release, layout)
+    profile = imported_profile(cluster)
+    assert profile.version == cluster.version
+    oracle = Oracle(cluster)
+    tally: Counter[str] = Counter()
+    name = f"cluster-rules[{layout.name}]"
+
+    def check(script: str) -> None:
+        accepted, stderr = oracle.submitted(script)
+        refuses, found, unsure = slurmspec_verdict(script, profile)
+        tally[f"test-only {'accepts' if oracle.test_only(script) else 'refuses'},"
+              f" submission {'accepts' if accepted else 'refuses'}"] += 1
+        if refuses == (not accepted):
+            tally["accepted" if accepted else "refused"] += 1
+            oracle_tally.record(name, release, accepted)
+            return
+        if unsure and not refuses:
+            tally["skipped"] += 1
+            oracle_tally.record_skipped(name, release)
+            return
+        why = "the controller refuses it, slurmspec does not" if refuses is False else \
+            "the controller accepts it, slurmspec says it is refused"
+        raise AssertionError(_report(f"Slurm {release}, layout {layout.name}: {why}", script, stderr, found))
+
+    @settings(max_examples=CASES, deadline=None, suppress_health_check=_HEALTH, database=None)
+    @given(script=cluster_request_scripts(ClusterFacts(profile)))
+    # Found while building the rules (each once a disagreement):
+    # tasks and memory per CPU on the 2-thread nodes (22.05 charges whole cores) ...
+    @example(script=_s("--partition=cpu", "--nodelist=smt-01", "--cpus-per-task=3", "--mem-per-cpu=64001"))
+    @example(script=_s("--partition=cpu", "--nodelist=smt-01", "--ntasks-per-node=3", "--mem-per-cpu=64001"))
+    # ... MaxMemPerCPU raising the CPUs beyond a node (--test-only accepts these) ...
+    @example(script=_s("--partition=lowmem", "--mem-per-cpu=4000", "--cpus-per-task=25"))
+    @example(script=_s("--partition=lowmem", "--mem=96001"))
+    # ... the first partition's DefaultTime against a second partition's MaxTime ...
+    @example(script=_s("--partition=cpu,debug"))
+    @example(script=_s("--partition=debug,a100", "--time-min=00:20:00"))
+    # ... counted features, node lists, GPUs spread over MaxNodes nodes.
+    @example(script=_s("--partition=cpu", "--constraint=rome*3"))
+    @example(script=_s("--partition=cpu", "--nodes=2", "--nodelist=c48-01"))
+    @example(script=_s("--partition=gpu", "--gpus=v100:9"))
+    @example(script=_s("--partition=cpu,gpu", "--nodelist=v100-01"))
+    def case(script: str) -> None:
+        check(script)
+
+    try:
+        case()
+    finally:
+        oracle.cancel()
+    print(f"{name} on {release}: compared={tally['accepted'] + tally['refused']} accepted={tally['accepted']}"
+          f" refused={tally['refused']} skipped={tally['skipped']}; "
+          + "; ".join(f"{k}: {v}" for k, v in sorted(tally.items()) if k.startswith("test-only")))
+    assert tally["accepted"] >= 100 and tally["refused"] >= 100, dict(tally)
+    assert tally["skipped"] <= CASES // 10, f"too many cases slurmspec cannot judge: {dict(tally)}"
+
+
+def test_oracle_sees_the_layout(slurm_cluster_for) -> None:
+    """The layouts are what the rules are tested on: their limits must reach the imported profile."""
+    cluster = slurm_cluster_for(next(iter(RELEASES)), SHAPES_NO)
+    profile = imported_profile(cluster)
+    assert profile.config.enforce_part_limits.value == "NO"
+    assert profile.config.max_array_size == 51
+    assert {p.name: p.max_nodes for p in profile.partitions}["gpu"] == 2
+    assert re.fullmatch(r"\d+\.\d+\.\d+", profile.config.slurm_version)

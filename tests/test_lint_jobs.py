@@ -1,0 +1,82 @@
+"""``slurmspec lint --jobs``: every core, and the report is the same byte for byte whatever the number of processes."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from slurmspec.cli.lint_pool import MIN_INPUTS_PER_WORKER, map_in_order
+from slurmspec.report import FORMATS
+
+FIXTURES = Path(__file__).resolve().parent / "rules" / "fixtures"
+
+
+def run(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "slurmspec", *args], capture_output=True, timeout=300)
+
+
+@pytest.fixture(scope="module")
+def folder(tmp_path_factory) -> Path:
+    """Every rule fixture (findings of every family, fixes, odd bytes) in one folder."""
+    root = tmp_path_factory.mktemp("jobs")
+    for number, path in enumerate(sorted(FIXTURES.glob("*/*.sbatch"))):
+        shutil.copy(path, root / f"{number:04d}-{path.parent.name}-{path.name}")
+    return root
+
+
+@pytest.mark.parametrize("options", [[f"--format={fmt}"] for fmt in FORMATS] + [["--statistics"]])
+def test_the_report_is_the_same_on_one_process_and_on_several(folder, options):
+    # A missing path between two real ones: its error keeps its place among the results.
+    paths = [str(folder), "missing.sbatch", str(FIXTURES / "SB001")]
+    serial = run("lint", "--no-config", *options, "--jobs", "1", *paths)
+    parallel = run("lint", "--no-config", *options, "--jobs", "3", *paths)
+    assert serial.returncode == parallel.returncode == 2  # the missing path
+    assert serial.stdout == parallel.stdout
+    assert serial.stderr == parallel.stderr
+    assert b"SB001" in serial.stdout
+
+
+def test_jobs_must_be_a_positive_number(capsys):
+    from slurmspec.cli import main
+
+    for bad in ("0", "-1", "many"):
+        with pytest.raises(SystemExit) as stop:
+            main(["lint", "--jobs", bad, "x.sbatch"])
+        assert stop.value.code == 2
+        assert "expected a number of processes" in capsys.readouterr().err
+
+
+def _where(item: int) -> tuple[int, int]:
+    return item, os.getpid()
+
+
+def test_results_come_back_in_order_from_other_processes():
+    items = list(range(4 * MIN_INPUTS_PER_WORKER))
+    results = list(map_in_order(_where, items, 2))
+    assert [item for item, _ in results] == items
+    assert {pid for _, pid in results} - {os.getpid()}, "no worker process did any of the work"
+
+
+def test_a_few_inputs_stay_in_this_process():
+    results = list(map_in_order(_where, range(MIN_INPUTS_PER_WORKER), 8))
+    assert {pid for _, pid in results} == {os.getpid()}
+
+
+def _fails_at_25(item: int) -> int:
+    if item == 25:
+        raise ValueError("input 25")
+    return item
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_an_error_stops_the_run_where_a_serial_run_stops(jobs):
+    seen = []
+    with pytest.raises(ValueError, match="input 25"):
+        for item in map_in_order(_fails_at_25, range(40), jobs):
+            seen.append(item)
+    assert seen == list(range(25))
