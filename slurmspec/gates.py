@@ -60,6 +60,15 @@ GRES_WITH_GPUS_PER_NODE_REFUSED: Version = (26, 5)
 # --hint is dropped by more layout options from 25.11.
 HINT_DROPPED_BY_MORE_OPTIONS: Version = (25, 11)
 
+# --- controller checks at submission (src/slurmctld/job_mgr.c) -------------------
+# An empty --gres (or an empty item, `gpu:1,`) is refused by slurmctld 22.05.8 ("Invalid Trackable RESource"),
+# accepted by 24.11.5, whose sbatch rewrites every item as `gres/<item>` (src/interfaces/gres.c
+# gres_prepend_tres_type()). The release between that changed it was not checked: not refused from 23.02.
+EMPTY_GRES_ITEMS_PASSED: Version = (23, 2)
+# _part_access_check(): a --deadline is measured from the later of now and --begin from 23.02 (NEWS 23.02.0rc1
+# "Reject jobs submitted with impossible --time, --deadline, and --begin combinations"; 22.05 measured from now).
+DEADLINE_COUNTS_FROM_BEGIN: Version = (23, 2)
+
 # --- the job's environment (src/common/env.c) -----------------------------------
 # srun inherits --cpus-per-task from the batch step again from 23.11 (22.05 and 23.02
 # read only SRUN_CPUS_PER_TASK).

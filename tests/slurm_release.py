@@ -20,6 +20,7 @@ Two real releases serve as oracles:
 from __future__ import annotations
 
 import ctypes
+import functools
 import os
 import shutil
 import signal
@@ -87,7 +88,22 @@ class Release:
             for tool in ("unshare", "mount"):
                 if host_which(tool) is None:
                     return f"real Slurm {self.name} needs {tool} (util-linux) to run its chroot"
+            if not _can_mount():
+                return (f"real Slurm {self.name} runs in a chroot whose /proc and temp folder are mounted in a"
+                        " private mount namespace, and this machine refuses that (no CAP_SYS_ADMIN?)")
         return None
+
+
+@functools.cache
+def _can_mount() -> bool:
+    """Whether a private mount namespace with a mount in it can be made here (an unprivileged container cannot)."""
+    unshare = host_which("unshare")
+    try:
+        r = subprocess.run([unshare, "-m", "--propagation", "private", "--", "mount", "-t", "tmpfs", "none", "/mnt"],
+                           capture_output=True, timeout=30)
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return r.returncode == 0
 
 
 RELEASES: dict[str, Release] = {

@@ -1005,3 +1005,84 @@ def cluster_request_scripts(draw: st.DrawFn, facts: ClusterFacts) -> str:
         lines.append("--signal=" + draw(st.sampled_from(("R:USR1@60", "B:USR1@60", "RB:USR1@60", "USR1@60"))))
     order = draw(st.permutations(lines))
     return "#!/bin/bash\n" + "".join(f"#SBATCH {line}\n" for line in order) + "true\n"
+
+
+# ---------------------------------------------------------------- invocations (tests/test_invocation_sbatch.py)
+# Option -> (short letter or "", values for #SBATCH lines and the command line (None: a flag),
+#            its SBATCH_* variable or None, values for that variable). Values stay clear of the
+# test cluster's limits, so sbatch's verdict depends on the options, not on the nodes.
+INVOKED_OPTIONS: dict[str, tuple[str, tuple[str, ...] | None, str | None, tuple[str, ...]]] = {
+    "time": ("t", ("5", "9", "10:00", "1-0", "2h", "", "x"), "SBATCH_TIMELIMIT", ("7", "1:00:00", "2h", "")),
+    "job-name": ("J", ("s", "c", "a b"), "SBATCH_JOB_NAME", ("e", "e f", "")),
+    "comment": ("", ("sc", "cc"), None, ()),
+    "mem": ("", ("1G", "2G", "1024", "1.5G"), "SBATCH_MEM_PER_NODE", ("1G", "3G", "x")),
+    "mem-per-cpu": ("", ("1G", "512M", "1.5G"), "SBATCH_MEM_PER_CPU", ("2G", "1G", "")),
+    "requeue": ("", None, "SBATCH_REQUEUE", ("", "yes", "no", "0", "2", "-1", "1x")),
+    "no-requeue": ("", None, "SBATCH_NO_REQUEUE", ("", "1", "no")),
+    "overcommit": ("O", None, "SBATCH_OVERCOMMIT", ("", "no", "yes")),
+    "hold": ("H", None, None, ()),
+    "exclusive": ("", None, "SBATCH_EXCLUSIVE", ("", "user", "bogus")),
+    "hint": ("", ("nomultithread", "compute_bound", "foo"), "SBATCH_HINT", ("nomultithread", "bogus")),
+    "threads-per-core": ("", ("1", "0"), "SBATCH_THREADS_PER_CORE", ("1", "0", "x")),
+    "cpus-per-task": ("c", ("1", "2", "0"), None, ()),
+    "cpus-per-gpu": ("", ("2",), "SBATCH_CPUS_PER_GPU", ("2", "x")),
+    "mail-type": ("", ("END", "BEGIN", "NONE", "bogus"), None, ()),
+    "export": ("", ("NONE", "ALL"), "SBATCH_EXPORT", ("NONE", "ALL")),
+    "signal": ("", ("USR1@60", "B:USR2", "bogus"), "SBATCH_SIGNAL", ("USR1@60", "bogus")),
+    "open-mode": ("", ("append", "truncate", "bad"), "SBATCH_OPEN_MODE", ("append", "bad")),
+    # (No malformed GRES: 24.11 leaves `gpu::1` to slurmctld, whose answer depends on the rest of the job.)
+    "gres": ("", ("gpu:1", "gpu:v100:1"), "SBATCH_GRES", ("gpu:1", "gpu:v100:1")),
+    "gpus-per-node": ("", ("1", "v100:1"), "SBATCH_GPUS_PER_NODE", ("v100:2", "1")),
+    "ntasks": ("n", ("1", "2"), None, ()),
+}
+# Command-line words sbatch refuses (or reads oddly): unknown, srun-only, bad short, ambiguous, flag=value.
+# (Never an option that needs a value as the last word: sbatch would take the script's path for it.)
+_INVOKED_NOISE = ("--foo", "--mpi=pmix", "-y", "--nod=2", "--tim=5", "--hold=1")
+_HET_SECOND = ("-n 1", "-J h2", "--comment=h2", "-t 3")
+
+
+def _invoked_words(draw: st.DrawFn, name: str, for_script: bool) -> list[str]:
+    short, values, _, _ = INVOKED_OPTIONS[name]
+    if values is None:
+        return [f"-{short}" if short and draw(st.booleans()) else f"--{name}"]
+    value = draw(st.sampled_from(values))
+    forms = ["eq", "sep"] + (["short", "glued"] if short else [])
+    prefixes = [p for p in _ABBREVIATIONS if name.startswith(p) and p != name]
+    spelled = draw(st.sampled_from([name, name, *prefixes]))
+    form = draw(st.sampled_from(forms))
+    if for_script and (" " in value or value == ""):
+        value = f'"{value}"'  # an #SBATCH line needs the quotes a shell would have removed
+    if form == "eq":
+        return [f"--{spelled}={value}"]
+    if form == "sep":
+        return [f"--{spelled}", value]
+    if form == "short":
+        return [f"-{short}", value]
+    return [f"-{short}{value}"]
+
+
+@st.composite
+def sbatch_invocations(draw: st.DrawFn) -> tuple[str, list[str], dict[str, str]]:
+    """(script, sbatch arguments before the script, SBATCH_* environment) mixing the same options in all three."""
+    names = sorted(INVOKED_OPTIONS)
+    header = [" ".join(_invoked_words(draw, name, True)) for name in draw(st.lists(st.sampled_from(names), max_size=4))]
+    hetjob = draw(st.integers(0, 9)) == 0
+    if hetjob:
+        header += ["hetjob", draw(st.sampled_from(_HET_SECOND))]
+    script = "#!/bin/bash\n" + "".join(f"#SBATCH {line}\n" for line in header) + "true\n"
+    argv: list[str] = []
+    for _ in range(draw(st.integers(0, 4))):
+        if draw(st.integers(0, 11)) == 0:
+            argv.append(draw(st.sampled_from(_INVOKED_NOISE)))
+        else:
+            argv.extend(_invoked_words(draw, draw(st.sampled_from(names)), False))
+    if hetjob and draw(st.booleans()):
+        argv += [":", *_invoked_words(draw, draw(st.sampled_from(names)), False)]
+    with_variables = [n for n in names if INVOKED_OPTIONS[n][2]]
+    environ = {}
+    for name in draw(st.lists(st.sampled_from(with_variables), max_size=3, unique=True)):
+        _, _, variable, values = INVOKED_OPTIONS[name]
+        environ[variable] = draw(st.sampled_from(values))
+    if draw(st.integers(0, 9)) == 0:
+        environ["SLURM_HINT"] = draw(st.sampled_from(("memory_bound", "bogus")))
+    return script, argv, environ

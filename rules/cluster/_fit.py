@@ -27,6 +27,7 @@ import attrs
 
 from slurmspec.lint.context import Context
 from slurmspec.rules.cluster import _features
+from slurmspec.rules.cluster._limits import node_check_reached
 from slurmspec.rules.cluster._need import minimum_cpus, need_of, total_cpus
 from slurmspec.rules.cluster._shape_fit import Check, Verdict, per_node
 from slurmspec.rules.cluster._where import Placement, runnable
@@ -74,7 +75,7 @@ def _assessments(ctx: Context) -> tuple[Assessment, ...]:
     found = []
     for placement in runnable(ctx):
         need = need_of(placement.request, ctx.version)
-        if need.unsure or placement.down or _unknown_names(ctx, need):
+        if need.unsure or not node_check_reached(ctx, placement, need) or _unknown_names(ctx, need):
             found.append(Assessment(placement, need, tuple(Fit(p, Kind.UNKNOWN) for p in placement.usable)))
             continue
         found.append(Assessment(placement, need, tuple(_partition_fit(ctx, need, p) for p in placement.usable)))
@@ -117,7 +118,7 @@ def _partition_fit(ctx: Context, need, partition) -> Fit:
             return Fit(partition, Kind.NO_FEATURE)
     else:
         candidates = members
-    wanted = max(need.nodes_min or 1, len(required), sum(f.count for f in counts))
+    wanted = max(need.nodes_min or 1, len(required))
     cpus = minimum_cpus(need)
     if wanted > len(partition.nodes) or (cpus is not None and cpus > total_cpus(profile, partition)):
         return Fit(partition, Kind.TOO_FEW)  # a partition limit (SB410, SB415), judged by EnforcePartLimits
@@ -172,6 +173,7 @@ def _per_node(ctx: Context, need, partition, candidates: list[str], wanted: int,
             return Fit(partition, Kind.UNKNOWN)
     fitting = [n for n in candidates if check(n).verdict is Verdict.FITS]
     maybe = [n for n in candidates if check(n).verdict is Verdict.UNKNOWN]
+    wanted = max(wanted, sum(f.count for f in counts))
     for feature in counts:
         having = [n for n in fitting if feature.name in profile.shape_of(n).features]
         could = [n for n in maybe if feature.name in profile.shape_of(n).features]

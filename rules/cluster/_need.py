@@ -229,3 +229,15 @@ def minimum_cpus(need) -> int | None:
 
 def total_cpus(profile, partition) -> int:
     return sum(profile.shape_of(n).cpus for n in partition.nodes if profile.shape_of(n) is not None)
+
+
+def memory_per_node(need) -> tuple[int | None, str]:
+    """The least memory per node the request certainly asks for, and the option it comes from."""
+    if need.mem:
+        return need.mem, "mem"
+    if need.mem_per_cpu and not need.exclusive:
+        return need.mem_per_cpu * need.cpus_per_task * (need.tasks_per_node or 1), "mem-per-cpu"
+    gpus = sum(a.count for a in need.node_gres if a.name == "gpu")
+    if need.mem_per_gpu and gpus:
+        return need.mem_per_gpu * gpus, "mem-per-gpu"
+    return None, ""

@@ -15,21 +15,9 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._need import need_of
+from slurmspec.rules.cluster._limits import max_mem_per_node
+from slurmspec.rules.cluster._need import memory_per_node, need_of
 from slurmspec.rules.cluster._where import enforcement, limit_outcome, runnable, where
-
-
-def memory_per_node(need) -> tuple[int | None, str]:
-    """The least memory per node the request certainly asks for, and the option it comes from."""
-    if need.mem:
-        return need.mem, "mem"
-    if need.mem_per_cpu and not need.exclusive:
-        cpus = need.cpus_per_task * (need.tasks_per_node or 1)
-        return need.mem_per_cpu * cpus, "mem-per-cpu"
-    gpus = sum(a.count for a in need.node_gres if a.name == "gpu")
-    if need.mem_per_gpu and gpus:
-        return need.mem_per_gpu * gpus, "mem-per-gpu"
-    return None, ""
 
 
 @rule("SB414", "memory-over-partition-max", Severity.ERROR, Outcome.REFUSED)
@@ -72,7 +60,6 @@ def memory_over_partition_max(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
-    default = ctx.cluster.config.max_mem_per_node
     for placement in runnable(ctx):
         need = need_of(placement.request, ctx.version)
         memory, option = memory_per_node(need)
@@ -80,7 +67,7 @@ def memory_over_partition_max(ctx: Context) -> None:
             continue
 
         def limit(p) -> int | None:
-            return p.max_mem_per_node if p.max_mem_per_node is not None else default
+            return max_mem_per_node(ctx, p)
 
         def over(p) -> bool:
             return limit(p) is not None and memory > limit(p)

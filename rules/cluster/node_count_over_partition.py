@@ -20,20 +20,8 @@ from slurmspec.gates import NODES_OVER_CLUSTER_REFUSED, PARTITION_MIN_NODES_WITH
 from slurmspec.kinds import EnforcePartLimits, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
+from slurmspec.rules.cluster._limits import node_count_problem
 from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome, runnable, where
-
-
-def _problem(p, low: int, high: int | None, strict: bool) -> str | None:
-    """Why ``low``(-``high``) nodes break partition ``p``'s limits (``strict``: the maximum counts too)."""
-    if p.max_nodes is not None and low > p.max_nodes:
-        return f"partition {p.name} allows at most {p.max_nodes} nodes per job (MaxNodes)"
-    if low > len(p.nodes):
-        return f"partition {p.name} has {len(p.nodes)} nodes"
-    if p.min_nodes > 1 and low < p.min_nodes:
-        return f"partition {p.name} needs at least {p.min_nodes} nodes per job (MinNodes)"
-    if strict and high is not None and p.max_nodes is not None and high > p.max_nodes:
-        return f"partition {p.name} allows at most {p.max_nodes} nodes per job (MaxNodes)"
-    return None
 
 
 @rule("SB410", "node-count-over-partition", Severity.ERROR, Outcome.REFUSED)
@@ -92,7 +80,7 @@ def node_count_over_partition(ctx: Context) -> None:
         if not isinstance(low, int) or low < 1 or getattr(value, "sizes", ()):
             continue
         high = high if isinstance(high, int) and high >= low else None
-        outcome = limit_outcome(ctx, placement.usable, lambda p: _problem(p, low, high, strict) is not None)
+        outcome = limit_outcome(ctx, placement.usable, lambda p: node_count_problem(p, low, high, strict) is not None)
         cluster_size = len(ctx.cluster.nodes)
         if low > cluster_size and ctx.version >= NODES_OVER_CLUSTER_REFUSED:
             outcome = Outcome.REFUSED
@@ -100,7 +88,7 @@ def node_count_over_partition(ctx: Context) -> None:
         elif outcome is None:
             continue
         else:
-            problems = [_problem(p, low, high, strict) for p in placement.usable]
+            problems = [node_count_problem(p, low, high, strict) for p in placement.usable]
             why = f"{'; '.join(p for p in problems if p)}; {enforcement(ctx, outcome)}"
         ctx.report("SB410", setting.directive.span, f"{where(setting)}: {why}", outcome=outcome)
 

@@ -17,13 +17,8 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
+from slurmspec.rules.cluster._limits import access_refused
 from slurmspec.rules.cluster._where import enforcement, limit_outcome, runnable, where
-
-
-def _refuses(partition, what: str, value: str) -> bool:
-    allow = getattr(partition, f"allow_{what}")
-    deny = getattr(partition, f"deny_{what}")
-    return (allow is not None and value not in allow) or (deny is not None and value in deny)
 
 
 @rule("SB403", "partition-access-denied", Severity.ERROR, Outcome.REFUSED)
@@ -72,10 +67,10 @@ def partition_access_denied(ctx: Context) -> None:
             if setting is None or not isinstance(setting.value, str) or not setting.value:
                 continue
             value = setting.value
-            outcome = limit_outcome(ctx, placement.usable, lambda p: _refuses(p, what, value))
+            outcome = limit_outcome(ctx, placement.usable, lambda p: access_refused(p, what, value))
             if outcome is None:
                 continue
-            refusing = [p for p in placement.usable if _refuses(p, what, value)]
+            refusing = [p for p in placement.usable if access_refused(p, what, value)]
             rules = "; ".join(_describe(p, what) for p in refusing)
             ctx.report(
                 "SB403", setting.directive.span,

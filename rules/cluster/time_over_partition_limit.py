@@ -21,16 +21,8 @@ from slurmspec.cluster.units import format_minutes
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
+from slurmspec.rules.cluster._limits import asked_minutes, time_broken
 from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome, runnable, where
-
-
-def asked_minutes(setting) -> float | None:
-    """The --time in minutes (``inf`` for no limit), None when not literal."""
-    value = setting.value
-    if getattr(value, "unlimited", False):
-        return float("inf")
-    minutes = getattr(value, "minutes", None)
-    return minutes if isinstance(minutes, int) else None
 
 
 def shown_minutes(minutes: float) -> str:
@@ -91,7 +83,7 @@ def time_over_partition_limit(ctx: Context) -> None:
             continue
 
         def too_short(p, minutes=minutes) -> bool:
-            return p.max_time is not None and minutes > p.max_time
+            return time_broken(p, minutes)
 
         outcome = limit_outcome(ctx, placement.usable, too_short)
         if outcome is None:

@@ -5,6 +5,9 @@ unknown one itself ("Invalid generic resource (gres) specification",
 ``src/common/gres.c``); a known name or a GPU type that no node offers is
 refused by the controller ("Requested node configuration is not available").
 Measured on Slurm 22.05.8 and 24.11.5: ``--gres=foo:1``, ``--gres=gpu:h100:1``.
+The type is checked with the nodes, so only when the controller gets to them
+(``_limits.node_check_reached``: not with a DOWN partition, nor when
+``EnforcePartLimits=NO`` holds the job on a partition limit first).
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
+from slurmspec.rules.cluster._limits import node_check_reached
 from slurmspec.rules.cluster._need import need_of
+from slurmspec.rules.cluster._where import runnable
 
 
 def offered(profile) -> dict[str, set]:
@@ -65,6 +70,7 @@ def unknown_gres(ctx: Context) -> None:
     have = offered(ctx.cluster)
     types = {name: sorted(t for t in found if t) for name, found in have.items()}
     seen = set()
+    reached = {id(p.component): node_check_reached(ctx, p, need_of(p.request, ctx.version)) for p in runnable(ctx)}
     for component in ctx.script.components:
         need = need_of(component.request, ctx.version)
         for ask in (*need.node_gres, need.gpus_per_task, need.gpus_total):
@@ -80,7 +86,7 @@ def unknown_gres(ctx: Context) -> None:
                            "the controller refuses the job (\"Requested node configuration is not available\")")
                 ctx.report("SB407", ask.setting.directive.span,
                            f"no node of the cluster has {what} (its GRES: {names}); {refusal}")
-            elif ask.type is not None and ask.type not in have[ask.name]:
+            elif ask.type is not None and ask.type not in have[ask.name] and reached.get(id(component)):
                 listed = ", ".join(types[ask.name]) or "only untyped ones"
                 ctx.report(
                     "SB407", ask.setting.directive.span,

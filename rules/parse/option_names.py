@@ -69,6 +69,12 @@ def option_not_in_version(ctx: Context) -> None:
         srun ./app
         ```
 
+        ```sbatch 22.05
+        #!/bin/bash
+        #SBATCH --segment=2
+        srun ./app
+        ```
+
         ## Use instead
         ```sbatch
         #!/bin/bash
@@ -76,7 +82,8 @@ def option_not_in_version(ctx: Context) -> None:
         ```
 
         ## Slurm versions
-        Depends on the option; set the target with `--slurm-version` (the example assumes 24.05+).
+        Depends on the option; set the target with `--slurm-version` (the first example assumes 24.05+,
+        the second 22.05 to 23.11).
 
         ## References
         - Slurm `CHANGELOG` / `NEWS` for each release

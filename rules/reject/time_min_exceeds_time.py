@@ -7,6 +7,7 @@ slurmctld (``src/slurmctld/job_mgr.c``) answers ``ESLURM_INVALID_TIME_MIN_LIMIT`
 
 from __future__ import annotations
 
+from slurmspec.gates import DEADLINE_COUNTS_FROM_BEGIN
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
@@ -18,7 +19,8 @@ def time_min_exceeds_time(ctx: Context) -> None:
     """
         ## What it does
         Finds a `--time-min` longer than the job's `--time`, including `--time-min=0`
-        (which means no limit) on a job that has a finite or default time limit.
+        (which means no limit) on a job that has a finite or default time limit, or longer than
+        the time between the job's earliest start and its `--deadline`.
 
         ## Why is this bad?
         `--time-min` lets the scheduler shorten a job to fit a backfill window; it must not
@@ -41,10 +43,15 @@ def time_min_exceeds_time(ctx: Context) -> None:
         ```
 
         ## Slurm versions
-        All.
+        All. Up to 22.05 the time to the deadline counts from the submission; from 23.02 from
+        the later of the submission and `--begin` (`--begin=now+2hours --deadline=now+3hours
+        --time-min=2:00:00` is accepted by 22.05.8, refused by 24.11.5).
 
         ## References
         - `man sbatch`, `--time-min`
+        - `src/slurmctld/job_mgr.c:_part_access_check()` (24.11.5: `earliest_start = MAX(begin_time,
+          now)`; 23.02 NEWS: "Reject jobs submitted with impossible --time, --deadline, and --begin
+          combinations at submission time")
         - `src/slurmctld/job_mgr.c` (`ESLURM_INVALID_TIME_MIN_LIMIT`: "Invalid time-min specification
           (exceeds job's time or other limits)")
     """
@@ -72,24 +79,23 @@ def time_min_exceeds_time(ctx: Context) -> None:
                     f"`--time-min={time_min.raw}` means no limit, which exceeds the job's time"
                     f" limit ({where}); the controller refuses the job",
                 )
-        elif limit is None:
-            # Without --time, a --deadline caps the time limit at the time left
-            # until it: `--deadline=now+90minutes --time-min=2:00:00` is refused
-            # (slurmctld 22.05.8). Judged only for `now+N` values, with a margin.
-            window = _deadline_window(request)
+        elif limit is not None and not _is_unlimited(limit) and time_min.value.minutes > limit.minutes:
+            ctx.report(
+                "SB123", span,
+                f"`--time-min={time_min.raw}` is longer than `--time={time.raw}`;"
+                " the controller refuses the job",
+            )
+        elif time_min.value.minutes:
+            # The job must be able to run its --time-min before the --deadline:
+            # `--deadline=now+90minutes --time-min=2:00:00` is refused (slurmctld
+            # 22.05.8). Judged only for `now+N` values, with a margin.
+            window = _deadline_window(request, ctx.version)
             if window is not None and time_min.value.minutes * 60 > window + 600:
+                start = " after `--begin`" if request.get("begin") is not None else ""
                 ctx.report(
                     "SB123", span,
-                    f"`--time-min={time_min.raw}` is longer than the time left before"
-                    f" `--deadline={request.get('deadline').raw}`, which caps the job's time limit"
-                    " when `--time` is not given; the controller refuses the job",
-                )
-        elif not _is_unlimited(limit):
-            if time_min.value.minutes > limit.minutes:
-                ctx.report(
-                    "SB123", span,
-                    f"`--time-min={time_min.raw}` is longer than `--time={time.raw}`;"
-                    " the controller refuses the job",
+                    f"`--time-min={time_min.raw}` is longer than the time left{start} before"
+                    f" `--deadline={request.get('deadline').raw}`; the controller refuses the job",
                 )
 
 
@@ -97,17 +103,23 @@ def _is_unlimited(value) -> bool:
     return bool(getattr(value, "unlimited", False))
 
 
-def _deadline_window(request) -> float | None:
-    """Seconds from submission to a `now+N` --deadline, when no --begin muddies it."""
-    deadline = request.get("deadline")
+def _deadline_window(request, version) -> float | None:
+    """Seconds from the earliest start to a `now+N` --deadline; None when unsure.
+
+    slurmctld 22.05 counts from the submission (`--begin=now+2hours --deadline=now+3hours
+    --time-min=2:00:00` is accepted by 22.05.8, so a --begin is not judged there); from 23.02
+    from the later of the submission and --begin (refused by 24.11.5).
+    """
+    deadline, begin = request.get("deadline"), request.get("begin")
     if deadline is None:
-        return None
-    if request.get("begin") is not None:
-        # With a --begin the controller's cap is not begin-to-deadline:
-        # `--begin=now+2hours --deadline=now+3hours --time-min=2:00:00` is
-        # accepted by slurmctld 22.05.8, so do not judge.
         return None
     end = moment(deadline.value)
     if end is None or end[0] != "now":
         return None
-    return max(0.0, end[1])
+    start = 0.0
+    if begin is not None:
+        first = moment(begin.value)
+        if version < DEADLINE_COUNTS_FROM_BEGIN or first is None or first[0] != "now":
+            return None
+        start = max(0.0, first[1])
+    return max(0.0, end[1] - start)

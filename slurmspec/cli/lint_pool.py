@@ -14,6 +14,7 @@ everything runs here.
 from __future__ import annotations
 
 import os
+import sys
 from typing import Any, Callable, Iterator, Sequence
 
 # Below this many inputs per worker, forking and sending findings back cost more than they save.
@@ -53,6 +54,9 @@ def _in_pool(function: Callable[[Any], Any], inputs: Sequence[Any], workers: int
     chunk = max(1, min(MAX_CHUNK, len(inputs) // (workers * 8)))
     ranges = [(start, min(start + chunk, len(inputs))) for start in range(0, len(inputs), chunk)]
     _work = (function, inputs)
+    # A forked worker gets a copy of any output still buffered here, and flushes it on its way out.
+    for stream in (sys.stdout, sys.stderr):
+        stream.flush()
     try:
         with multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_interrupts) as pool:
             for results, raised in pool.imap(_run_range, ranges):

@@ -115,6 +115,7 @@ def _note(script: Script, directive: Directive, later, diagnostic: Diagnostic) -
 
 
 def _shown(directive: Directive) -> str:
-    if directive.spelling.startswith("--") or directive.value is None:
-        return directive.raw if directive.spelling.startswith("--") else directive.spelling
-    return f"{directive.spelling} {directive.value}"
+    """The option as written on the command line: ``--time=5``, ``-t 5``, ``-H``."""
+    if directive.spelling.startswith("--"):
+        return directive.raw
+    return directive.spelling if directive.value is None else f"{directive.spelling} {directive.value}"

@@ -55,8 +55,10 @@ def apply_invocation(script: Script, argv: tuple[str, ...], environ) -> Script:
     version = script.version
     variables = read_variables(environ, version)
     environment = SyntheticSource.place(Origin.ENVIRONMENT, environment_text(variables), len(script.source) + 1)
-    named = script.path is not None and any(names_script(word, script.path) for word in argv)
-    text, placed = command_line_text(argv, None if named else script.path)
+    # The rendered line ends with the script, unless the arguments name it or it came on standard input.
+    shown = None if script.path is None or script.path.startswith("<") else script.path
+    named = shown is not None and any(names_script(word, shown) for word in argv)
+    text, placed = command_line_text(argv, None if named else shown)
     command_line = SyntheticSource.place(Origin.COMMAND_LINE, text, environment.end + 1)
     read = read_command_line(command_line_words(command_line, argv, placed), version,
                              command_line.local_span, text, script.path)

@@ -63,9 +63,6 @@ class SyntheticSource:
     def end(self) -> int:
         return self.base + len(self.text)
 
-    def holds(self, offset: int) -> bool:
-        return self.base <= offset <= self.end
-
     def span(self, start: int, end: int) -> Span:
         """The span of global offsets ``start``..``end`` as rules see it (placeholder line, real columns)."""
         line = PLACEHOLDER_LINES[self.origin]

@@ -59,17 +59,23 @@ class ActionBuilder:
 
     def _named(self, context: Sequence[types.Diagnostic]) -> set[int]:
         """Our findings among the diagnostics the client sent (by the ``data`` we gave it, else code and range)."""
-        version = self.result.snapshot.version
+        version, found = self.result.snapshot.version, self.result.diagnostics
         named = set()
+
+        def same(index: int, sent: types.Diagnostic) -> bool:
+            diagnostic = found[index]
+            return diagnostic.code == sent.code and \
+                self.positions.range(diagnostic.span.start, diagnostic.span.end) == sent.range
+
         for sent in context:
             data = sent.data if isinstance(sent.data, dict) else {}
-            if data.get("version") == version and isinstance(data.get("index"), int):
-                named.add(data["index"])
+            index = data.get("index")
+            # The index is checked too: ShellCheck's findings, published later, shift the list.
+            if data.get("version") == version and isinstance(index, int) and 0 <= index < len(found) \
+                    and same(index, sent):
+                named.add(index)
                 continue
-            for index, diagnostic in enumerate(self.result.diagnostics):
-                if diagnostic.code == sent.code and \
-                        self.positions.range(diagnostic.span.start, diagnostic.span.end) == sent.range:
-                    named.add(index)
+            named.update(index for index in range(len(found)) if same(index, sent))
         return named
 
     def for_range(self, start: int, end: int, only: Sequence[str] | None,

@@ -16,7 +16,6 @@ from __future__ import annotations
 import os
 from typing import Iterable
 
-import attrs
 from lsprotocol import types
 
 from slurmspec.frozen import frozen

@@ -130,8 +130,10 @@ class Linter:
 
     def _send(self, document: Document, result: LintResult) -> None:
         if result.settings.error is not None:
-            self._warn_once(result.settings.error)
-            diagnostics = [configuration_problem(result.settings.error)] if result.snapshot.is_script else []
+            diagnostics = []
+            if result.snapshot.is_script:  # a broken configuration matters to the scripts it governs
+                self._warn_once(result.settings.error)
+                diagnostics = [configuration_problem(result.settings.error)]
         else:
             diagnostics = all_to_lsp(result.diagnostics, result.snapshot.version, result.script,
                                      document.positions, document.uri)

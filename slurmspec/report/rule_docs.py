@@ -45,17 +45,21 @@ def _demote(doc: str) -> str:
 _FIX_WORDS = {Fixability.NONE: "no", Fixability.SOMETIMES: "sometimes", Fixability.ALWAYS: "always"}
 
 
-def rule_markdown(rule: Rule) -> str:
+def rule_markdown(rule: Rule, releases: str | None = None) -> str:
+    applies = f" · Releases: {releases}" if releases else ""
     return (
         f"## {rule.code} {rule.name}\n\n"
         f"Family: {rule.family} · Default severity: {rule.severity} · Outcome: {rule.outcome}"
-        f" · Fix: {_FIX_WORDS[rule.fix]}\n\n"
+        f" · Fix: {_FIX_WORDS[rule.fix]}{applies}\n\n"
         f"{_demote(rule.doc).strip()}\n"
     )
 
 
 def rules_markdown(rules: Iterable[Rule]) -> str:
+    from slurmspec.report.rule_releases import releases_text
+
     rules = sorted(rules, key=lambda r: r.code)
+    releases = {rule.code: releases_text(rule) for rule in rules}
     parts = [
         "# slurmspec rules\n",
         "<!-- Generated from the rule registry; do not edit by hand. Regenerate with:\n"
@@ -69,18 +73,20 @@ def rules_markdown(rules: Iterable[Rule]) -> str:
         " then fails), `wrong` (runs, but not as meant), `advice` (runs as meant; a better way"
         " exists). A rule whose finding means something else on another release says so in its"
         " message, and the finding carries its own outcome.\n",
-        "| Code | Name | Family | Severity | Outcome | Fix | Summary |",
-        "|---|---|---|---|---|---|---|",
+        "Releases are the Slurm releases (`--slurm-version`, 22.05 to 26.05) on which the rule's own"
+        " Example triggers it; its \"Slurm versions\" section says what changes between them.\n",
+        "| Code | Name | Family | Severity | Outcome | Fix | Releases | Summary |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for rule in rules:
         anchor = f"{rule.code}-{rule.name}".lower()
         parts.append(
             f"| [{rule.code}](#{anchor}) | {rule.name} | {rule.family} | {rule.severity} | {rule.outcome} | "
-            f"{_FIX_WORDS[rule.fix]} | {_cell(rule.summary)} |"
+            f"{_FIX_WORDS[rule.fix]} | {releases[rule.code]} | {_cell(rule.summary)} |"
         )
     parts.append("")
     for rule in rules:
-        parts.append(rule_markdown(rule))
+        parts.append(rule_markdown(rule, releases[rule.code]))
     return "\n".join(parts).rstrip("\n") + "\n"
 
 

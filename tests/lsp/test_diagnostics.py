@@ -150,7 +150,7 @@ async def test_a_broken_configuration_is_reported_not_fatal(client, workspace):
     params = await published(client, uri, version)
     assert len(params.diagnostics) == 1 and "did you mean `SB201`" in params.diagnostics[0].message
     assert any("SB2O1" in m.message for m in client.messages)
-    (broken / "slurmspec.toml").write_text('ignore = ["SB201"]\n')
+    (broken / "slurmspec.toml").write_text('ignore = ["SB201"]  # fixed\n')
     version = replace_all(client, uri, SCRIPT)
     assert "SB110" in codes(await published(client, uri, version))
 

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
+from lsprotocol import types
 from pytest_lsp import LanguageClient
-
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
 
@@ -92,6 +92,10 @@ async def test_a_slow_shellcheck_never_delays_the_rules_and_dies_with_the_next_c
         await asyncio.sleep(0.01)
     pid = int(pids.read_text().split()[-1])
     assert running(pid)
+    # The server still answers while ShellCheck runs.
+    hover = await asyncio.wait_for(client.text_document_hover_async(types.HoverParams(
+        text_document=types.TextDocumentIdentifier(uri=uri), position=types.Position(line=1, character=10))), 5)
+    assert "time limit of the job" in hover.contents.value
     version = replace_all(client, uri, text.replace("2h", "2:00:00"))
     assert codes(await published(client, uri, version, timeout=5)) == []
     for _ in range(500):

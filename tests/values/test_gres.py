@@ -18,12 +18,18 @@ TEXT = st.one_of(st.text(), st.text(alphabet="gpua100:,=/*kKpP0123 \udcff", max_
     ("gpu:a100:0", True), ("gpu:0", True), ("gpu:2k", True),
     # sbatch takes "1.5"/"-1" as type names; slurmctld then refuses the job
     ("gpu:1.5", False), ("gpu:-1", False), ("gres:gpu:1", True), ("gpu:2,gpu:3", True), ("none", True),
-    ("gpu,", True), (",gpu", True), ("gpu:2p", True), ("gpu:a-b:1", True), ("gpu:1:2", True),
+    # an empty item: slurmctld 22.05.8 refuses it ("Invalid Trackable RESource"); 24.11.5 accepts it
+    ("gpu,", False), (",gpu", False), ("gpu:2p", True), ("gpu:a-b:1", True), ("gpu:1:2", True),
     ("gpu:a100:2:3", False), ("gpu:a100:2x", False), ("GPU:1", False), ("gpu::1", False),
     ("gpu:", False), ("gpu:1,gpu:a100:1", False), ("gpu/a100:1", False),
 ])
 def test_gres(text, ok):
     assert parse_gres(text, (22, 5)).ok is ok
+
+
+@pytest.mark.parametrize("text", ["gpu,", ",gpu", "gpu:1,", ""])
+def test_empty_gres_items_pass_from_23_02(text):
+    assert parse_gres(text, (24, 11)).ok
 
 
 def test_gres_values():

@@ -16,7 +16,7 @@ import re
 import attrs
 
 from slurmspec.frozen import as_tuple, frozen
-from slurmspec.gates import TRES_PER_TASK_GRES_COLON_FORM_DROPPED
+from slurmspec.gates import EMPTY_GRES_ITEMS_PASSED, TRES_PER_TASK_GRES_COLON_FORM_DROPPED
 from slurmspec.version import NEWEST, Version
 
 from ._base import Parsed
@@ -163,10 +163,15 @@ def parse_gres(text: str, version: object = None) -> Parsed:
         if item is not None:
             items.append(item)
     _check_mixed(items, text, problems)
+    refused = not isinstance(version, tuple) or version < EMPTY_GRES_ITEMS_PASSED
     if not items and not problems:
-        # slurmctld refuses an empty --gres ("Invalid Trackable RESource (TRES)
-        # specification"), checked against 22.05.8; an empty --gpus is accepted.
-        problems.append(problem(text, "empty --gres value; the controller refuses the job"))
+        # slurmctld 22.05.8 refuses an empty --gres ("Invalid Trackable RESource (TRES)
+        # specification"); 24.11.5 accepts it; an empty --gpus is accepted by both.
+        problems.append(problem(text, "empty --gres value" + ("; the controller refuses the job" if refused
+                                                               else " requests nothing"), rejected=refused))
+    elif refused and "" in text.split(",") and not problems:
+        # ... and so an empty item (`gpu:1,`, `,gpu:1`) on 22.05.8; 24.11.5 accepts it.
+        problems.append(problem(text, "empty item in the --gres list; the controller refuses the job"))
     value = GresRequest(items) if not any(p.rejected for p in problems) else None
     return Parsed(value, tuple(problems))
 

@@ -1,0 +1,94 @@
+"""The partition limits a request breaks, one predicate per limit (shared by the limit rules and ``_fit``).
+
+A limit (MaxTime, MaxNodes/MinNodes and the partition's node count, its
+total CPUs, MaxMemPerNode, AllowAccounts/AllowQos) is judged by
+``EnforcePartLimits`` (``_where.limit_outcome``). Under ``NO`` (and ``ANY``) a
+job that breaks a limit of a partition is held there before any node is
+looked at (``src/slurmctld/node_scheduler.c:select_nodes()`` calls
+``job_limits_check()`` first): measured on Slurm 22.05.8, ``-p debug -N 3
+--gres=gpu:h100:5`` under ``NO`` is accepted and pends although no node has
+an h100, and ``-p cpu -t 2-00:00:00 --mem=300G`` pends too. So the node rules
+judge a job only when ``node_check_reached``.
+"""
+
+from __future__ import annotations
+
+from slurmspec.kinds import EnforcePartLimits
+from slurmspec.lint.context import Context
+from slurmspec.rules.cluster._need import memory_per_node, minimum_cpus, total_cpus
+
+
+def asked_minutes(setting) -> float | None:
+    """A --time in minutes (``inf`` for no limit), None when not literal."""
+    value = setting.value
+    if getattr(value, "unlimited", False):
+        return float("inf")
+    minutes = getattr(value, "minutes", None)
+    return minutes if isinstance(minutes, int) else None
+
+
+def job_minutes(placement) -> float | None:
+    """The time limit the controller checks: --time, else the first partition's DefaultTime (else none)."""
+    setting = placement.request.get("time")
+    if setting is not None:
+        return asked_minutes(setting)
+    first = placement.first
+    return first.default_time if first is not None else None
+
+
+def time_broken(p, minutes: float | None) -> bool:
+    return minutes is not None and p.max_time is not None and minutes > p.max_time
+
+
+def node_count_problem(p, low: int, high: int | None, strict: bool) -> str | None:
+    """Why ``low``(-``high``) nodes break partition ``p``'s limits (``strict``: the maximum counts too)."""
+    if p.max_nodes is not None and low > p.max_nodes:
+        return f"partition {p.name} allows at most {p.max_nodes} nodes per job (MaxNodes)"
+    if low > len(p.nodes):
+        return f"partition {p.name} has {len(p.nodes)} nodes"
+    if p.min_nodes > 1 and low < p.min_nodes:
+        return f"partition {p.name} needs at least {p.min_nodes} nodes per job (MinNodes)"
+    if strict and high is not None and p.max_nodes is not None and high > p.max_nodes:
+        return f"partition {p.name} allows at most {p.max_nodes} nodes per job (MaxNodes)"
+    return None
+
+
+def max_mem_per_node(ctx: Context, p) -> int | None:
+    return p.max_mem_per_node if p.max_mem_per_node is not None else ctx.cluster.config.max_mem_per_node
+
+
+def access_refused(p, what: str, value: str) -> bool:
+    """``what`` is "accounts" or "qos"."""
+    allow = getattr(p, f"allow_{what}")
+    deny = getattr(p, f"deny_{what}")
+    return (allow is not None and value not in allow) or (deny is not None and value in deny)
+
+
+def broken(ctx: Context, placement, need, p) -> bool:
+    """Does the request break any limit of partition ``p``?"""
+    strict = ctx.cluster.config.enforce_part_limits is not EnforcePartLimits.NO
+    if time_broken(p, job_minutes(placement)):
+        return True
+    if need.nodes_min is not None and node_count_problem(p, need.nodes_min, need.nodes_max, strict):
+        return True
+    cpus = minimum_cpus(need)
+    if cpus is not None and cpus > total_cpus(ctx.cluster, p):
+        return True
+    memory, _ = memory_per_node(need)
+    limit = max_mem_per_node(ctx, p)
+    if memory and limit is not None and memory > limit:
+        return True
+    for option, what in (("account", "accounts"), ("qos", "qos")):
+        setting = placement.request.get(option)
+        if setting is not None and isinstance(setting.value, str) and access_refused(p, what, setting.value):
+            return True
+    return False
+
+
+def node_check_reached(ctx: Context, placement, need) -> bool:
+    """Does the controller look at the nodes at submission (no DOWN partition, no limit holding the job first)?"""
+    if placement.down:
+        return False
+    if ctx.cluster.config.enforce_part_limits is EnforcePartLimits.ALL:
+        return True  # a broken limit refuses the job by itself
+    return not any(broken(ctx, placement, need, p) for p in placement.usable)
