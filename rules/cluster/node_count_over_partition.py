@@ -11,7 +11,9 @@ and pends (reason ``PartitionConfig``/``PartitionNodeLimit``), except that
 from 24.11 a count above the cluster's node count is refused
 (``NODES_OVER_CLUSTER_REFUSED``); from 24.11 a job without ``--nodes`` in a
 partition with ``MinNodes`` above 1 is refused under ``ALL``/``ANY``
-(``PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED``; 22.05 raises it to MinNodes).
+(``PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED``); 22.05 raises it to MinNodes
+when that is its only partition, and under ``ALL`` refuses it when it lists
+others ("Requested partition configuration not available now").
 """
 
 from __future__ import annotations
@@ -94,12 +96,19 @@ def node_count_over_partition(ctx: Context) -> None:
 
 
 def _min_nodes_without_nodes(ctx: Context, placement, strict: bool) -> None:
+    """A job without --nodes where a listed partition has MinNodes > 1 (see the module doc)."""
     request = placement.request
-    if not strict or ctx.version < PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED:
+    if not strict or request.get("nodelist") is not None:
+        return  # the node list may raise the node count
+    if ctx.version >= PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED:
+        outcome = limit_outcome(ctx, placement.usable, lambda p: p.min_nodes > 1)
+        said = "Node count specification invalid"
+    elif (ctx.cluster.config.enforce_part_limits is EnforcePartLimits.ALL and len(placement.usable) > 1
+          and any(p.min_nodes > 1 for p in placement.usable)):
+        # 22.05.8 raises a job in one such partition to MinNodes, but refuses one listing several partitions
+        outcome, said = Outcome.REFUSED, "Requested partition configuration not available now"
+    else:
         return
-    if request.get("ntasks") is not None or request.get("nodelist") is not None:
-        return  # the task count or the node list may raise the node count
-    outcome = limit_outcome(ctx, placement.usable, lambda p: p.min_nodes > 1)
     span = anchor(placement)
     if outcome is None or span is None:
         return
@@ -107,6 +116,6 @@ def _min_nodes_without_nodes(ctx: Context, placement, strict: bool) -> None:
     ctx.report(
         "SB410", span,
         f"without `--nodes` the job asks for one node, fewer than partition {names} requires;"
-        f" {enforcement(ctx, outcome)} (\"Node count specification invalid\"); add `--nodes`",
+        f" {enforcement(ctx, outcome)} (\"{said}\"); add `--nodes`",
         outcome=outcome,
     )

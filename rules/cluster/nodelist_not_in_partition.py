@@ -17,6 +17,7 @@ from slurmspec.cluster.hostlist import compress_hostlist
 from slurmspec.kinds import EnforcePartLimits, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
+from slurmspec.rules.cluster._limits import node_check_reached
 from slurmspec.rules.cluster._need import need_of
 from slurmspec.rules.cluster._where import runnable, where
 
@@ -78,7 +79,10 @@ def nodelist_not_in_partition(ctx: Context) -> None:
         if unknown or not need.nodelist or placement.down:
             continue  # with a DOWN partition the node list is checked inconsistently (_where.Placement.down)
         lacking = [p for p in placement.usable if not set(need.nodelist) <= set(p.nodes)]
-        if not lacking or (len(lacking) < len(placement.usable) and enforce is not EnforcePartLimits.ALL):
+        if enforce is not EnforcePartLimits.ALL and (
+                len(lacking) < len(placement.usable) or not node_check_reached(ctx, placement, need)):
+            continue  # checked with the nodes, after the partition limits (_limits.node_check_reached)
+        if not lacking:
             continue
         setting = placement.request.get("nodelist")
         parts = "; ".join(

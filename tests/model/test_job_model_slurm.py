@@ -49,6 +49,12 @@ def _submit_all(cluster, cases: list[Case], folder: Path) -> list[tuple[Case, st
     submitted = []
     for i, case in enumerate(cases):
         text = case.render(str(folder))
+        if cluster.version >= (23, 2):
+            # 24.11's srun waits for a step that can never fit ("step creation temporarily disabled,
+            # retrying (Requested nodes are busy)") until the job's time limit, so the steps after it
+            # never run; 22.05's fails it at once. `--immediate=5` makes it fail after 5 s here too, so
+            # every step is compared (src/srun/launch.c:_create_job_step(), 24.11.5).
+            text = text.replace("\nsrun ", "\nsrun --immediate=5 ")
         path = folder / f"job{i}.sh"
         path.write_text(text)
         r = cluster.run(["sbatch", "--parsable", str(path)], cwd=str(folder), timeout=30)
