@@ -227,6 +227,23 @@ def test_directives_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
     @example(script=_s("#SBATCH --array=1-3", "#SBATCH hetjob", "#SBATCH -n 1"))
     # --hint is dropped unvalidated next to --ntasks-per-core/--threads-per-core/-B.
     @example(script=_s("#SBATCH --ntasks-per-core=1 --hint=foo"))
+    # Found against 24.11 (and the first against 22.05 too): --get-user-env leaves --propagate unread ...
+    @example(script=_s("#SBATCH -Qt 2- --get-user-env=10 --propag=as,nofile"))
+    # ... a --cpu-freq range needs a governor from 23.11, --gpu-bind is checked from 23.02 ...
+    @example(script=_s("#SBATCH --cpu-freq=low-high"))
+    @example(script=_s("#SBATCH --cpu-freq=low-high:performance"))
+    @example(script=_s("#SBATCH --gpu-bind=map_gpu:x"))
+    @example(script=_s("#SBATCH --gpu-bind=map:0,1"))
+    @example(script=_s("#SBATCH --gpu-bind=c"))
+    @example(script=_s("#SBATCH --gpu-bind=closest,verbose"))
+    # ... an empty --gres item is refused by 22.05 only, --tres-per-task reads `:count` items on 24.11 ...
+    @example(script=_s("#SBATCH --gres=gpu:1,"))
+    @example(script=_s("#SBATCH --tres-per-task=gres/gpu:1 -n 1"))
+    @example(script=_s("#SBATCH --tres-per-task=gres:gpu:1 --cpus-per-gpu=2 -n 1"))
+    @example(script=_s("#SBATCH --tres-per-task=gpu=1 -n 1"))
+    # ... and answers of this cluster's state and configuration (skipped, never refused by slurmspec).
+    @example(script=_s("#SBATCH --dependency=afterok:1_*"))
+    @example(script=_s("#SBATCH --signal=R:TERM@30"))
     def directives(script: str) -> None:
         check(slurm_cluster, script, tally, "directives")
 
@@ -309,6 +326,25 @@ def test_conflicts_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
     @example(script=_s("#SBATCH --bbf=/etc/passwd", "#SBATCH hetjob", "#SBATCH --bb=capacity=1G"))
     @example(script=_s("#SBATCH --begin=2031-01-02", "#SBATCH hetjob", "#SBATCH --deadline=2031-01-01"))
     @example(script=_s("#SBATCH --begin=2031-01-02", "#SBATCH --deadline=now+90minutes"))
+    # Found against 24.11: the task count 23.02+ imply for a per-task GPU count (a fixed -N only) ...
+    @example(script=_s("#SBATCH -N1-2", "#SBATCH --gpus-per-task 2 --exclusive", "#SBATCH --ntasks-per-node 2",
+                       "#SBATCH -wa100-[01-02],a100-03"))
+    @example(script=_s("#SBATCH -N1-4 --gpus-per-task=v100:1", "#SBATCH --mem=500M -N 1-4 -wa100-[01-02],a100-03"))
+    @example(script=_s("#SBATCH --gpus-per-task=1 -w v100-[01-02] -N 1-2"))
+    @example(script=_s("#SBATCH --gpus-per-task=1 --ntasks-per-node=2"))
+    @example(script=_s("#SBATCH --gpus-per-task=1 -N 2 -c 2"))
+    @example(script=_s("#SBATCH --gpus-per-task=1 -N 2 -w v100-[01-03]"))
+    @example(script=_s("#SBATCH --gpus=1 --gpus-per-task=1 -N 2"))
+    @example(script=_s("#SBATCH -N 2-3 --ntasks-per-gpu=2", "#SBATCH --ntasks-per-tres=3",
+                       "#SBATCH --ntasks-per-gpu 1", "#SBATCH --ntasks-per-tres=1"))
+    @example(script=_s("#SBATCH --tres-per-task=gres/gpu=1 -N 1-2"))
+    @example(script=_s("#SBATCH --tres-per-task=gres/gpu:2 --gpus=3"))
+    @example(script=_s("#SBATCH --cpus-per-gpu=2 --exclusive"))
+    # ... -B's thread count after --threads-per-core, and --deadline counted from --begin from 23.02.
+    @example(script=_s("#SBATCH --ntasks-per-core=2", "#SBATCH --gpus-per-task=1",
+                       "#SBATCH --threads-per-core=2 -N 1 --gpus-per-task=1", "#SBATCH -N 1 --mem=1G --mem=1G",
+                       "#SBATCH -B 2:1:1 -v -J conflicts"))
+    @example(script=_s("#SBATCH --time-min=2:00:00 --deadline=now+3hours --begin=now+2hours"))
     def conflicts(script: str) -> None:
         check(slurm_cluster, script, tally, "conflicts")
 

@@ -176,6 +176,13 @@ def need_of(request, version) -> Need:
             unsure.append(f"`--nodes={nodes.raw}`")
         else:
             nodes_min, nodes_max = lo, (hi if isinstance(hi, int) and hi > 0 else None)
+    ntasks = _int(request.get("ntasks")) or None
+    if ntasks is not None and nodes_min is not None and ntasks < nodes_min:
+        # sbatch: "can't run 1 processes on 3 nodes, setting nnodes to 1" (src/sbatch/opt.c, 22.05 and 24.11)
+        nodes_min = nodes_max = ntasks
+    if request.get("mincpus") is not None and request.get("ntasks-per-node") is not None:
+        # 24.11.5 refuses `-N 1 --ntasks-per-node=2 --mincpus=63` on a 64-CPU two-thread node, 22.05.8 accepts it
+        unsure.append("`--mincpus` with `--ntasks-per-node`")
     cpt = _int(request.get("cpus-per-task"))
     node_gres = [*_items(request.get("gres"), unsure)]
     node_gres += [attrs.evolve(a, name="gpu") for a in _items(request.get("gpus-per-node"), unsure)]
@@ -192,7 +199,7 @@ def need_of(request, version) -> Need:
     return Need(
         nodes_min=nodes_min,
         nodes_max=nodes_max,
-        ntasks=_int(request.get("ntasks")) or None,
+        ntasks=ntasks,
         tasks_per_node=_int(request.get("ntasks-per-node")) or None,
         cpus_per_task=cpt or 1,
         cpus_per_gpu=_int(request.get("cpus-per-gpu")) or None,

@@ -23,6 +23,7 @@ from slurmspec.kinds import EnforcePartLimits, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.cluster._limits import node_count_problem
+from slurmspec.rules.cluster._need import need_of
 from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome, runnable, where
 
 
@@ -77,11 +78,11 @@ def node_count_over_partition(ctx: Context) -> None:
         if setting is None:
             _min_nodes_without_nodes(ctx, placement, strict)
             continue
-        value = setting.value
-        low, high = getattr(value, "minimum", None), getattr(value, "maximum", None)
-        if not isinstance(low, int) or low < 1 or getattr(value, "sizes", ()):
+        need = need_of(placement.request, ctx.version)  # sbatch lowers --nodes to a smaller --ntasks
+        low, high = need.nodes_min, need.nodes_max
+        if low is None or low < 1:
             continue
-        high = high if isinstance(high, int) and high >= low else None
+        high = high if high is not None and high >= low else None
         outcome = limit_outcome(ctx, placement.usable, lambda p: node_count_problem(p, low, high, strict) is not None)
         cluster_size = len(ctx.cluster.nodes)
         if low > cluster_size and ctx.version >= NODES_OVER_CLUSTER_REFUSED:

@@ -4,10 +4,11 @@ slurmctld refuses a job whose ``--time-min`` exceeds its time limit
 ("Invalid time-min specification (exceeds job's time or other limits)",
 ``ESLURM_INVALID_TIME_MIN_LIMIT``, ``src/slurmctld/job_mgr.c``) whatever
 ``EnforcePartLimits`` says. Without ``--time`` the limit is the first listed
-partition's ``DefaultTime``, else its ``MaxTime`` (``-p debug --time-min=10``
-with DefaultTime=5 is refused; ``-p debug,a100`` and ``-p a100,debug`` differ);
-with ``--time`` the job is refused when the time-min exceeds the MaxTime of
-every listed partition. Measured on Slurm 22.05.8 and 24.11.5.
+partition's ``DefaultTime`` (``-p debug --time-min=10`` with DefaultTime=5 is
+refused; ``-p debug,a100`` and ``-p a100,debug`` differ); otherwise the job is
+refused when the time-min exceeds the MaxTime of every listed partition
+(``-p a100 --time-min=13:00:00`` with MaxTime=12:00:00 is refused,
+``-p a100,cpu`` is not). Measured on Slurm 22.05.8 and 24.11.5.
 """
 
 from __future__ import annotations
@@ -24,8 +25,8 @@ def time_min_over_partition_limit(ctx: Context) -> None:
     """
     ## What it does
     With a cluster profile, finds a `--time-min` longer than the time the job can get: without
-    `--time`, the first partition's `DefaultTime` (or `MaxTime`); with it, the `MaxTime` of every
-    partition the job names.
+    `--time`, the first partition's `DefaultTime`; otherwise the `MaxTime` of every partition the
+    job names.
 
     ## Why is this bad?
     The controller refuses the job: "Invalid time-min specification (exceeds job's time or other
@@ -63,21 +64,19 @@ def time_min_over_partition_limit(ctx: Context) -> None:
         minutes = getattr(setting.value, "minutes", None) if setting is not None else None
         if not isinstance(minutes, int) or getattr(setting.value, "unlimited", False):
             continue
-        if placement.request.get("time") is None:
-            first = placement.first
-            if first is None:
+        first = placement.first
+        if placement.request.get("time") is None and first is not None and first.default_time is not None:
+            if minutes <= first.default_time:
                 continue
-            limit = first.default_time if first.default_time is not None else first.max_time
-            if limit is None or minutes <= limit:
-                continue
-            which = "DefaultTime" if first.default_time is not None else "MaxTime"
             ctx.report(
                 "SB405", setting.directive.span,
-                f"{where(setting)} is longer than {format_minutes(limit)}, the time limit the job gets without"
-                f" `--time` (partition {first.name}'s {which}); the controller refuses the job. Add a"
+                f"{where(setting)} is longer than {format_minutes(first.default_time)}, the time limit the job gets"
+                f" without `--time` (partition {first.name}'s DefaultTime); the controller refuses the job. Add a"
                 " `--time` at least as long",
             )
         elif all(p.max_time is not None and minutes > p.max_time for p in placement.usable):
+            if placement.down and len(placement.usable) > 1:
+                continue  # limits are not enforced at submission with a DOWN partition in the list
             limits = ", ".join(f"{p.name} {format_minutes(p.max_time)}" for p in placement.usable)
             ctx.report(
                 "SB405", setting.directive.span,

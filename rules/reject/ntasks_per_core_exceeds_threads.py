@@ -10,7 +10,7 @@ from slurmspec.gates import NTASKS_PER_CORE_CHECKED
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.reject._settings import pairs, where
+from slurmspec.rules.reject._settings import where
 
 
 @rule("SB132", "ntasks-per-core-exceeds-threads", Severity.ERROR, Outcome.REFUSED)
@@ -48,17 +48,37 @@ def ntasks_per_core_exceeds_threads(ctx: Context) -> None:
     """
     if ctx.version < NTASKS_PER_CORE_CHECKED:
         return
-    for _, per_core, threads in pairs(ctx, "ntasks-per-core", "threads-per-core"):
-        a, b = _count(per_core), _count(threads)
-        if a is None or b is None or a <= b:
+    for component in ctx.script.components:
+        request = component.request
+        per_core = request.get("ntasks-per-core")
+        threads, shown, directive = _threads(request)
+        a = _count(per_core)
+        if a is None or threads is None or a <= threads or (per_core.inherited and directive.inherited):
             continue
         ctx.report(
             "SB132", per_core.directive.span,
-            f"`--ntasks-per-core={per_core.raw}` is more than `--threads-per-core={threads.raw}`"
-            f" ({where(threads.directive)}); on Slurm 23.02 and newer sbatch refuses the job"
+            f"`--ntasks-per-core={per_core.raw}` is more than {shown}"
+            f" ({where(directive)}); on Slurm 23.02 and newer sbatch refuses the job"
             " (a core cannot run more tasks than the threads it may use). Lower"
             " `--ntasks-per-core` or raise `--threads-per-core`",
         )
+
+
+def _threads(request):
+    """(threads per core, how it was asked, its directive): `--threads-per-core` or `-B`'s third level,
+    whichever sbatch reads last (both set the same field: `--threads-per-core=2 ... -B 2:1:1
+    --ntasks-per-core=2` is refused by sbatch 24.11.5 with "bigger than --threads-per-core (1)")."""
+    found = []
+    threads = request.get("threads-per-core")
+    if _count(threads) is not None:
+        found.append((_count(threads), f"`--threads-per-core={threads.raw}`", threads.directive))
+    b = request.get("extra-node-info")
+    levels = tuple(getattr(getattr(b, "value", None), "levels", None) or ())
+    if len(levels) == 3 and isinstance(levels[2], tuple) and levels[2][0] == levels[2][1]:
+        found.append((levels[2][0], f"the threads of `-B {b.raw}`", b.directive))
+    if not found:
+        return None, None, None
+    return max(found, key=lambda f: f[2].span.start)
 
 
 def _count(setting) -> int | None:

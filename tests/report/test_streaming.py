@@ -75,3 +75,12 @@ def test_an_excerpt_reports_as_the_script_does(fmt):
     write_report(fmt, scripts, with_scripts)
     write_report(fmt, excerpts, with_excerpts)
     assert with_excerpts.getvalue() == with_scripts.getvalue()
+
+
+def test_gitlab_fingerprints_stay_unique_when_a_file_is_reported_twice():
+    # The report keeps no finding of a file once the next starts, so the second report of the
+    # same path is numbered apart rather than continuing the first one's count.
+    twice = _results()[:3] * 2
+    fingerprints = [issue["fingerprint"] for issue in issues(twice)]
+    assert len(fingerprints) == len(set(fingerprints)) > 0
+    assert fingerprints[: len(fingerprints) // 2] == [issue["fingerprint"] for issue in issues(twice[:3])]

@@ -70,8 +70,8 @@ def _bind_list(arg: str) -> bool:
 
 
 def parse_gpu_bind(text: str, version: Version = NEWEST) -> Parsed:
-    if GPU_BIND_CHECKED <= version < GPU_BIND_STRICT:
-        return _gpu_bind_checked(text)
+    if version < GPU_BIND_STRICT:
+        return _gpu_bind_checked(text, version)
     body, verbose = text, False
     if body.lower().startswith("verbose,"):
         body, verbose = body[8:], True
@@ -118,27 +118,34 @@ def _gpu_bind_body(text: str, body: str, version: Version) -> Parsed:
                "`map_gpu:<list>`, `mask_gpu:<list>`, `per_task:<n>` or `single:<n>`")
 
 
-def _gpu_bind_checked(text: str) -> Parsed:
-    """--gpu-bind as 23.02 to 25.11 check it (``src/common/tres_bind.c:_valid_gres_bind()``, 24.11.5).
+def _gpu_bind_checked(text: str, version: Version) -> Parsed:
+    """--gpu-bind as 22.05 to 25.11 check it (``src/common/tres_bind.c``: ``_valid_gpu_bind()`` in
+    22.05.8, ``_valid_gres_bind()`` in 24.11.5).
 
-    After an optional ``verbose,``: a value *starting* with ``closest`` or ``none``
-    (any case) passes whatever follows (``closest,verbose``, ``nonex``);
-    ``map_gpu:``/``mask_gpu:`` need a list of decimal/hex numbers (``N*count``
-    items); ``per_task:``/``single:`` only refuse a negative number; anything
-    else is refused ("Invalid --gpu-bind argument"). The short ``map:``/``mask:``
-    are accepted, but Slurm checks their list from the offset of the long form
-    (``map:0,x`` passes, ``map:0,1,2,x`` does not). Checked against sbatch
-    24.11.5 (``c`` and ``map_gpu:x`` are refused).
+    After an optional ``verbose,``: ``closest`` and ``none`` pass whatever follows them
+    (``closest,verbose``, ``nonex``) -- and up to 22.05 only their first letter is compared
+    (``cheese`` is ``closest``); ``map_gpu:``/``mask_gpu:`` need a list of decimal/hex numbers
+    (``N*count`` items; ``map_gpu:x`` is refused by both); ``per_task:``/``single:`` only
+    refuse a negative number; anything else is refused ("Invalid --gpu-bind argument"). From
+    23.02 (NEWS: "Validate --gpu-bind options more strictly") the whole word is compared and
+    the short ``map:``/``mask:`` are accepted, their list checked from the offset of the long
+    form (``map:0,x`` passes, ``map:0,1,2,x`` does not; 24.11.5 refuses ``c``).
     """
+    first_letter = version < GPU_BIND_CHECKED
     verbose = text[:8].lower() == "verbose,"
     body = text[8:] if verbose else text
     low, start = body.lower(), len(text) - len(body)
     for word in ("closest", "none"):
         if low.startswith(word):
             return Parsed(Binding(word, verbose=verbose))
-    for prefix, kind, checked_from, hex_digits in (
-            ("map_gpu:", "map_gpu", 8, False), ("map:", "map_gpu", 8, False),
-            ("mask_gpu:", "mask_gpu", 9, True), ("mask:", "mask_gpu", 9, True)):
+        if first_letter and low[:1] == word[0]:
+            return Parsed(Binding(word, verbose=verbose), (problem(
+                text, f"{tick(body)} is read as `{word}` because only the first letter is checked; "
+                "newer Slurm rejects it", start, len(text), rejected=False),))
+    forms = [("map_gpu:", "map_gpu", 8, False), ("mask_gpu:", "mask_gpu", 9, True)]
+    if not first_letter:
+        forms += [("map:", "map_gpu", 8, False), ("mask:", "mask_gpu", 9, True)]
+    for prefix, kind, checked_from, hex_digits in forms:
         if low.startswith(prefix):
             if not _number_list_ok(body[checked_from:], hex_digits):
                 return bad(text, f"{tick(body[len(prefix):])} is not a GPU list for `{prefix[:-1]}:`",
