@@ -16,6 +16,11 @@ from slurmspec.model.options import lookup
 from slurmspec.model.script import ParseIssue
 from slurmspec.rules.parse._issues import issues_of
 
+# sbatch refuses two of these together (src/common/slurm_opt.c, "--mem, --mem-per-cpu, and
+# --mem-per-gpu are mutually exclusive"): respelling one beside another would turn an
+# unknown-option refusal into a memory-conflict refusal (SB125), so no fix is offered.
+_EXCLUSIVE_MEMORY = frozenset(("mem", "mem-per-cpu", "mem-per-gpu"))
+
 
 @rule("SB001", "unknown-option", Severity.ERROR, Outcome.REFUSED, fix=Fixability.SOMETIMES)
 def unknown_option(ctx: Context) -> None:
@@ -78,6 +83,9 @@ def _respell(ctx: Context, issue: ParseIssue) -> Fix | None:
     start, end = issue.span.start - line.span.start, issue.span.end - line.span.start
     respelt = (line.text[:start] + candidate + line.text[end:])[len(_PREFIX):]
     if not reads_cleanly(respelt, ctx.version, ctx.script, (line.span.start, line.span.end)):
+        return None
+    if spec.long in _EXCLUSIVE_MEMORY and any(
+            d.option.long in _EXCLUSIVE_MEMORY for d in ctx.script.directives if d.option.long != spec.long):
         return None
     return Fix(title=f"Write `{candidate}` for `{written}`",
                edits=[replace(ctx.script, issue.span.start, issue.span.end, candidate)],
