@@ -41,7 +41,8 @@ def install(work: Path) -> str:
     ignore = shutil.ignore_patterns(".git", "build", "*.egg-info", "__pycache__", ".hypothesis", "*.whl")
     shutil.copytree(ROOT, source, ignore=ignore)
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation",
-                    "--target", str(target), str(source)], check=True, stdout=subprocess.DEVNULL)
+                    "--target", str(target), str(source)], check=True, stdout=subprocess.DEVNULL,
+                   env={**os.environ, "PIP_ROOT_USER_ACTION": "ignore"})
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = str(venv / "bin" / "python")
     purelib = subprocess.run([python, "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],

@@ -69,6 +69,19 @@ EMPTY_GRES_ITEMS_PASSED: Version = (23, 2)
 # "Reject jobs submitted with impossible --time, --deadline, and --begin combinations"; 22.05 measured from now).
 DEADLINE_COUNTS_FROM_BEGIN: Version = (23, 2)
 
+# --- job steps (srun inside the job) ------------------------------------------------
+# src/srun/opt.c: an `srun --gpus` drops the SLURM_GPUS_PER_NODE the job exported, from 24.11 (NEWS 24.11.0rc1
+# "SLURM_GPUS_PER_NODE environment variable will be ignored by srun if --gpus is specified").
+SRUN_GPUS_DROPS_GPUS_PER_NODE: Version = (24, 11)
+# src/srun/opt.c: `srun -N k --ntasks-per-node=m` drops the job's SLURM_NTASKS (24.11.5 runs k x m tasks; 22.05.8
+# kept the job's count, "can't honor --ntasks-per-node"); placed at 24.05, whose NEWS reworks this ("--ntasks
+# option will now take precedence"), the releases between unchecked. Without -N on the line both keep SLURM_NTASKS.
+SRUN_NODES_DROP_JOB_NTASKS: Version = (24, 5)
+# src/common/gres.c (22.05.8) refuses a step whose per-task/per-node GRES count is above the job's own option
+# ("Step requested gres_per_task=gpu:2 is more than the job's gres_per_task=gpu:1"); 24.11.5 has no such check
+# and runs the step when the GPUs are there. The release between was not checked: not claimed from 23.02.
+STEP_GRES_NOT_CAPPED_PER_OPTION: Version = (23, 2)
+
 # --- the job's environment (src/common/env.c) -----------------------------------
 # srun inherits --cpus-per-task from the batch step again from 23.11 (22.05 and 23.02
 # read only SRUN_CPUS_PER_TASK).
@@ -114,13 +127,16 @@ SIGNAL_R_NEEDS_PREEMPTION: Version = (24, 11)
 # refused under EnforcePartLimits=ALL/ANY ("Node count specification invalid") on 24.11.5; 22.05.8 raises
 # the job to MinNodes and accepts it. Releases in between not checked (same policy as above).
 PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED: Version = (24, 11)
-# ... and --nodes above the number of nodes in the whole cluster is refused even with EnforcePartLimits=NO on
-# 24.11.5 ("Requested node configuration is not available"); 22.05.8 accepts it and it pends.
-NODES_OVER_CLUSTER_REFUSED: Version = (24, 11)
+# ... and with EnforcePartLimits=NO, a --nodes above the partition's node count or tasks × CPUs above its CPUs
+# are no longer partition limits that hold the job pending (22.05.8: reason PartitionConfig) but node checks that
+# refuse it ("Requested node configuration is not available", 24.11.5); on 24.11.5 a --time over MaxTime no longer
+# holds the job before the nodes are checked either (`-p a100 -N 1 -n 33 -t 100:00:00` is refused).
+PARTITION_SIZE_CHECKED_WITH_NODES: Version = (24, 11)
 # select/cons_tres: memory per CPU on a hyper-threaded node is charged for whole cores on 22.05.8
 # (`-c 3 --mem-per-cpu=64001` on a 2-thread node with 256000 MB is refused: 4 CPUs); 24.11.5 does it only
 # sometimes (-c 1 and -c 5 rounded, -c 3 not). Releases from 23.02 on are treated as "either way".
 MEM_PER_CPU_WHOLE_CORES_UNCERTAIN: Version = (23, 2)
-# ... and a job asking more CPUs than its partition has (ntasks × cpus-per-task over TotalCPUs) is refused even
-# with EnforcePartLimits=NO on 24.11.5 ("Requested node configuration is not available"); 22.05.8 lets it pend.
-CPUS_OVER_PARTITION_REFUSED: Version = (24, 11)
+# --exclude with a name the cluster lacks: 22.05.8 always refuses ("Invalid node name specified"); 24.11.5 refuses
+# `-x nonode` and `-x a100-01,nonode` but accepts `-x nonode,c48-01`. From 23.02 (releases between unchecked) only
+# a list of unknown names is judged.
+EXCLUDE_UNKNOWN_NAMES_UNCERTAIN: Version = (23, 2)

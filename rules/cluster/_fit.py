@@ -27,7 +27,7 @@ import attrs
 
 from slurmspec.lint.context import Context
 from slurmspec.rules.cluster import _features
-from slurmspec.rules.cluster._limits import node_check_reached
+from slurmspec.rules.cluster._limits import node_check_reached, size_is_limit
 from slurmspec.rules.cluster._need import minimum_cpus, need_of, total_cpus
 from slurmspec.rules.cluster._shape_fit import Check, Verdict, per_node
 from slurmspec.rules.cluster._where import Placement, runnable
@@ -75,7 +75,7 @@ def _assessments(ctx: Context) -> tuple[Assessment, ...]:
     found = []
     for placement in runnable(ctx):
         need = need_of(placement.request, ctx.version)
-        if need.unsure or not node_check_reached(ctx, placement, need) or _unknown_names(ctx, need):
+        if need.unsure or node_check_reached(ctx, placement, need) is not True or _unknown_names(ctx, need):
             found.append(Assessment(placement, need, tuple(Fit(p, Kind.UNKNOWN) for p in placement.usable)))
             continue
         found.append(Assessment(placement, need, tuple(_partition_fit(ctx, need, p) for p in placement.usable)))
@@ -118,10 +118,15 @@ def _partition_fit(ctx: Context, need, partition) -> Fit:
             return Fit(partition, Kind.NO_FEATURE)
     else:
         candidates = members
-    wanted = max(need.nodes_min or 1, len(required))
+    # Without --nodes a partition's MinNodes raises the job's node count (22.05.8: `-p long -x c48-01`,
+    # MinNodes=2 and one node left, is refused).
+    wanted = max(need.nodes_min or partition.min_nodes or 1, len(required))
     cpus = minimum_cpus(need)
     if wanted > len(partition.nodes) or (cpus is not None and cpus > total_cpus(profile, partition)):
-        return Fit(partition, Kind.TOO_FEW)  # a partition limit (SB410, SB415), judged by EnforcePartLimits
+        if size_is_limit(ctx):
+            return Fit(partition, Kind.TOO_FEW)  # a partition limit (SB410, SB415), judged by EnforcePartLimits
+        return Fit(partition, Kind.NO, detail=f"the job needs more than its {len(partition.nodes)} nodes"
+                   f" ({total_cpus(profile, partition)} CPUs) give")
     if not candidates:
         return Fit(partition, Kind.NO, detail="`--exclude` leaves no node")
     if need.ntasks and need.tasks_per_node is None and not (need.nodes_min == need.nodes_max == 1):
@@ -211,7 +216,7 @@ def _spread(ctx: Context, need, partition, candidates: list[str], unit: str) -> 
             caps[id(shape)] = _capacity(ctx, need, partition, shape, unit)
     low = sorted((caps[id(profile.shape_of(n))][0] for n in candidates), reverse=True)
     high = sorted((caps[id(profile.shape_of(n))][1] for n in candidates), reverse=True)
-    least = need.nodes_min or 1
+    least = need.nodes_min or partition.min_nodes or 1
     if least > total:
         return Fit(partition, Kind.UNKNOWN)
     if sum(low[:limit]) >= total and sum(1 for c in low if c) >= least:

@@ -8,11 +8,12 @@ looked at (``src/slurmctld/node_scheduler.c:select_nodes()`` calls
 ``job_limits_check()`` first): measured on Slurm 22.05.8, ``-p debug -N 3
 --gres=gpu:h100:5`` under ``NO`` is accepted and pends although no node has
 an h100, and ``-p cpu -t 2-00:00:00 --mem=300G`` pends too. So the node rules
-judge a job only when ``node_check_reached``.
+judge a job only when ``node_check_reached`` (which 24.11 changed).
 """
 
 from __future__ import annotations
 
+from slurmspec.gates import PARTITION_SIZE_CHECKED_WITH_NODES
 from slurmspec.kinds import EnforcePartLimits
 from slurmspec.lint.context import Context
 from slurmspec.rules.cluster._need import memory_per_node, minimum_cpus, total_cpus
@@ -40,11 +41,17 @@ def time_broken(p, minutes: float | None) -> bool:
     return minutes is not None and p.max_time is not None and minutes > p.max_time
 
 
-def node_count_problem(p, low: int, high: int | None, strict: bool) -> str | None:
+def size_is_limit(ctx: Context) -> bool:
+    """Is "more nodes (CPUs) than the partition has" a partition limit (else a node check, refused)?"""
+    return (ctx.cluster.config.enforce_part_limits is not EnforcePartLimits.NO
+            or ctx.version < PARTITION_SIZE_CHECKED_WITH_NODES)
+
+
+def node_count_problem(p, low: int, high: int | None, strict: bool, size_limit: bool = True) -> str | None:
     """Why ``low``(-``high``) nodes break partition ``p``'s limits (``strict``: the maximum counts too)."""
     if p.max_nodes is not None and low > p.max_nodes:
         return f"partition {p.name} allows at most {p.max_nodes} nodes per job (MaxNodes)"
-    if low > len(p.nodes):
+    if size_limit and low > len(p.nodes):
         return f"partition {p.name} has {len(p.nodes)} nodes"
     if p.min_nodes > 1 and low < p.min_nodes:
         return f"partition {p.name} needs at least {p.min_nodes} nodes per job (MinNodes)"
@@ -64,31 +71,50 @@ def access_refused(p, what: str, value: str) -> bool:
     return (allow is not None and value not in allow) or (deny is not None and value in deny)
 
 
-def broken(ctx: Context, placement, need, p) -> bool:
-    """Does the request break any limit of partition ``p``?"""
+def broken(ctx: Context, placement, need, p) -> set[str]:
+    """The limits of partition ``p`` the request breaks: "time", "nodes", "size", "memory", "access"."""
     strict = ctx.cluster.config.enforce_part_limits is not EnforcePartLimits.NO
+    found = set()
     if time_broken(p, job_minutes(placement)):
-        return True
-    if need.nodes_min is not None and node_count_problem(p, need.nodes_min, need.nodes_max, strict):
-        return True
+        found.add("time")
+    if need.nodes_min is not None and node_count_problem(p, need.nodes_min, need.nodes_max, strict, False):
+        found.add("nodes")
     cpus = minimum_cpus(need)
-    if cpus is not None and cpus > total_cpus(ctx.cluster, p):
-        return True
+    if (need.nodes_min or 0) > len(p.nodes) or (cpus is not None and cpus > total_cpus(ctx.cluster, p)):
+        found.add("size")
     memory, _ = memory_per_node(need)
     limit = max_mem_per_node(ctx, p)
     if memory and limit is not None and memory > limit:
-        return True
+        found.add("memory")
     for option, what in (("account", "accounts"), ("qos", "qos")):
         setting = placement.request.get(option)
         if setting is not None and isinstance(setting.value, str) and access_refused(p, what, setting.value):
-            return True
-    return False
+            found.add("access")
+    return found
 
 
-def node_check_reached(ctx: Context, placement, need) -> bool:
-    """Does the controller look at the nodes at submission (no DOWN partition, no limit holding the job first)?"""
+def node_check_reached(ctx: Context, placement, need) -> bool | None:
+    """Does the controller look at the nodes at submission? None: it may or may not.
+
+    Not with a DOWN partition. Under ``ALL`` a broken limit refuses the job by
+    itself, so the nodes may as well be judged. Under ``NO`` a broken limit
+    holds the job before its nodes are looked at -- every limit on 22.05.8,
+    only MaxNodes/MinNodes on 24.11.5 (where a --time over MaxTime does not, and
+    the partition's size is a node check, ``PARTITION_SIZE_CHECKED_WITH_NODES``).
+    """
     if placement.down:
         return False
-    if ctx.cluster.config.enforce_part_limits is EnforcePartLimits.ALL:
-        return True  # a broken limit refuses the job by itself
-    return not any(broken(ctx, placement, need, p) for p in placement.usable)
+    enforce = ctx.cluster.config.enforce_part_limits
+    if enforce is EnforcePartLimits.ALL:
+        return True
+    kinds = [broken(ctx, placement, need, p) for p in placement.usable]
+    if not any(kinds):
+        return True
+    if enforce is EnforcePartLimits.ANY or not all(kinds):
+        return None
+    every = set().union(*kinds)
+    if ctx.version < PARTITION_SIZE_CHECKED_WITH_NODES:
+        return False
+    if "nodes" in every:
+        return False
+    return True if every <= {"time", "size"} else None

@@ -235,7 +235,11 @@ def minimum_cpus(need) -> int | None:
 
 
 def total_cpus(profile, partition) -> int:
-    return sum(profile.shape_of(n).cpus for n in partition.nodes if profile.shape_of(n) is not None)
+    """The CPUs a job can get in ``partition``: each node's, at most MaxCPUsPerNode (`-p a100 -n 65` with two
+    64-CPU nodes and MaxCPUsPerNode=32 is "More processors requested than permitted", 22.05.8 and 24.11.5)."""
+    cap = partition.max_cpus_per_node
+    shapes = (profile.shape_of(n) for n in partition.nodes)
+    return sum(min(s.cpus, cap) if cap is not None else s.cpus for s in shapes if s is not None)
 
 
 def memory_per_node(need) -> tuple[int | None, str]:

@@ -8,15 +8,17 @@ CPU count (``--ntasks`` × ``--cpus-per-task``, or ``--nodes`` ×
 ``EnforcePartLimits`` judges (``_where.limit_outcome``). Measured with held-off
 submissions: under ``ALL`` both releases refuse ``-p debug -n 3`` on a 2-CPU
 partition, and ``-p debug,cpu -n 3`` too; under ``NO`` 22.05.8 accepts it and
-it pends, 24.11.5 refuses it (gate ``CPUS_OVER_PARTITION_REFUSED``).
+it pends, while 24.11.5 checks it with the nodes and refuses it ("Requested
+node configuration is not available", gate ``PARTITION_SIZE_CHECKED_WITH_NODES``),
+which SB406 reports.
 """
 
 from __future__ import annotations
 
-from slurmspec.gates import CPUS_OVER_PARTITION_REFUSED
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
+from slurmspec.rules.cluster._limits import size_is_limit
 from slurmspec.rules.cluster._need import minimum_cpus, need_of, total_cpus
 from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome, runnable
 
@@ -31,7 +33,7 @@ def cpus_over_partition(ctx: Context) -> None:
     ## Why is this bad?
     With `EnforcePartLimits=ALL` (or `ANY`, when every listed partition is too small) the
     controller refuses the job: "More processors requested than permitted". With
-    `EnforcePartLimits=NO`, Slurm 22.05 accepts it and it pends forever; 24.11 refuses it.
+    `EnforcePartLimits=NO`, Slurm 22.05 accepts it and it pends forever (24.11 refuses it: SB406).
 
     ## Example
     ```sbatch
@@ -63,8 +65,8 @@ def cpus_over_partition(ctx: Context) -> None:
         return
     profile = ctx.cluster
     for placement in runnable(ctx):
-        if placement.down:
-            continue  # a DOWN partition makes the CPU counts inconsistent (_where.Placement.down)
+        if placement.down or not size_is_limit(ctx):
+            continue  # a DOWN partition makes the counts inconsistent; from 24.11 under NO SB406 reports it
         need = need_of(placement.request, ctx.version)
         cpus = minimum_cpus(need)
         if cpus is None:
@@ -77,8 +79,6 @@ def cpus_over_partition(ctx: Context) -> None:
         if outcome is None:
             continue
         why = enforcement(ctx, outcome)
-        if outcome is Outcome.PENDS and ctx.version >= CPUS_OVER_PARTITION_REFUSED:
-            outcome, why = Outcome.REFUSED, "the controller refuses the job"
         sizes = ", ".join(f"partition {p.name} has {total_cpus(profile, p)}" for p in placement.usable if over(p))
         span = anchor(placement, "ntasks", "ntasks-per-node", "cpus-per-task", "nodes")
         if span is not None:

@@ -7,9 +7,9 @@ decides (``_where.limit_outcome``). Measured with held-off submissions on
 Slurm 22.05.8 and 24.11.5: under ``ALL`` the job is refused ("Node count
 specification invalid") when its minimum or its maximum (``-N 2-3`` with
 MaxNodes=2) is out of range; under ``NO`` a minimum out of range is accepted
-and pends (reason ``PartitionConfig``/``PartitionNodeLimit``), except that
-from 24.11 a count above the cluster's node count is refused
-(``NODES_OVER_CLUSTER_REFUSED``); from 24.11 a job without ``--nodes`` in a
+and pends (reason ``PartitionConfig``/``PartitionNodeLimit``)
+(and from 24.11 a count above the partition's nodes is a node check that
+refuses it, ``PARTITION_SIZE_CHECKED_WITH_NODES``, reported by SB406); from 24.11 a job without ``--nodes`` in a
 partition with ``MinNodes`` above 1 is refused under ``ALL``/``ANY``
 (``PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED``); 22.05 raises it to MinNodes
 when that is its only partition, and under ``ALL`` refuses it when it lists
@@ -18,11 +18,11 @@ others ("Requested partition configuration not available now").
 
 from __future__ import annotations
 
-from slurmspec.gates import NODES_OVER_CLUSTER_REFUSED, PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED
+from slurmspec.gates import PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED
 from slurmspec.kinds import EnforcePartLimits, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._limits import node_count_problem
+from slurmspec.rules.cluster._limits import node_count_problem, size_is_limit
 from slurmspec.rules.cluster._need import need_of
 from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome, runnable, where
 
@@ -58,9 +58,9 @@ def node_count_over_partition(ctx: Context) -> None:
     ```
 
     ## Slurm versions
-    All; the outcome follows the profile's `EnforcePartLimits`. From 24.11 a count above the whole
-    cluster's nodes is refused whatever `EnforcePartLimits` says, and a job without `--nodes` in a
-    partition whose `MinNodes` is above 1 is refused under `ALL`/`ANY`. Needs a cluster profile
+    All; the outcome follows the profile's `EnforcePartLimits`. From 24.11 a job without `--nodes`
+    in a partition whose `MinNodes` is above 1 is refused under `ALL`/`ANY`, and under `NO` a count
+    above the partition's nodes is refused (SB406 reports it). Needs a cluster profile
     (`--cluster`); silent without one.
 
     ## References
@@ -83,16 +83,13 @@ def node_count_over_partition(ctx: Context) -> None:
         if low is None or low < 1:
             continue
         high = high if high is not None and high >= low else None
-        outcome = limit_outcome(ctx, placement.usable, lambda p: node_count_problem(p, low, high, strict) is not None)
-        cluster_size = len(ctx.cluster.nodes)
-        if low > cluster_size and ctx.version >= NODES_OVER_CLUSTER_REFUSED:
-            outcome = Outcome.REFUSED
-            why = f"the cluster has {cluster_size} nodes; from Slurm 24.11 the controller refuses the job"
-        elif outcome is None:
+        sized = size_is_limit(ctx)
+        outcome = limit_outcome(ctx, placement.usable,
+                                lambda p: node_count_problem(p, low, high, strict, sized) is not None)
+        if outcome is None:
             continue
-        else:
-            problems = [node_count_problem(p, low, high, strict) for p in placement.usable]
-            why = f"{'; '.join(p for p in problems if p)}; {enforcement(ctx, outcome)}"
+        problems = [node_count_problem(p, low, high, strict, sized) for p in placement.usable]
+        why = f"{'; '.join(p for p in problems if p)}; {enforcement(ctx, outcome)}"
         ctx.report("SB410", setting.directive.span, f"{where(setting)}: {why}", outcome=outcome)
 
 

@@ -8,12 +8,15 @@ not in this partition", ``_part_access_check()``), otherwise when every
 listed partition lacks it ("Requested node configuration is not available").
 Measured on Slurm 22.05.8 and 24.11.5: ``-p cpu -w nonode``, ``-x nonode``,
 ``-p cpu -w v100-01`` refused; ``-p cpu,gpu -w v100-01`` refused under ``ALL``
-only.
+only. 24.11.5 accepts some ``--exclude`` lists mixing known and unknown names
+(``-x nonode,c48-01``), so from 23.02 only an all-unknown list is judged
+(gate ``EXCLUDE_UNKNOWN_NAMES_UNCERTAIN``).
 """
 
 from __future__ import annotations
 
 from slurmspec.cluster.hostlist import compress_hostlist
+from slurmspec.gates import EXCLUDE_UNKNOWN_NAMES_UNCERTAIN
 from slurmspec.kinds import EnforcePartLimits, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
@@ -68,6 +71,8 @@ def nodelist_not_in_partition(ctx: Context) -> None:
         unknown = False
         for option, names in (("nodelist", need.nodelist), ("exclude", need.exclude)):
             missing = [n for n in names or () if n not in known]
+            if option == "exclude" and ctx.version >= EXCLUDE_UNKNOWN_NAMES_UNCERTAIN and len(missing) < len(names or ()):
+                continue  # 24.11 refuses some such lists and accepts others
             if missing:
                 unknown = True
                 setting = placement.request.get(option)
@@ -80,7 +85,7 @@ def nodelist_not_in_partition(ctx: Context) -> None:
             continue  # with a DOWN partition the node list is checked inconsistently (_where.Placement.down)
         lacking = [p for p in placement.usable if not set(need.nodelist) <= set(p.nodes)]
         if enforce is not EnforcePartLimits.ALL and (
-                len(lacking) < len(placement.usable) or not node_check_reached(ctx, placement, need)):
+                len(lacking) < len(placement.usable) or node_check_reached(ctx, placement, need) is not True):
             continue  # checked with the nodes, after the partition limits (_limits.node_check_reached)
         if not lacking:
             continue

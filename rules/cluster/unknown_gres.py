@@ -70,7 +70,8 @@ def unknown_gres(ctx: Context) -> None:
     have = offered(ctx.cluster)
     types = {name: sorted(t for t in found if t) for name, found in have.items()}
     seen = set()
-    reached = {id(p.component): node_check_reached(ctx, p, need_of(p.request, ctx.version)) for p in runnable(ctx)}
+    reached = {id(p.component): node_check_reached(ctx, p, need_of(p.request, ctx.version)) is True
+               for p in runnable(ctx)}
     for component in ctx.script.components:
         need = need_of(component.request, ctx.version)
         for ask in (*need.node_gres, need.gpus_per_task, need.gpus_total):

@@ -42,9 +42,12 @@ def set_tasks_per_node(script: Script, srun, count: int, why: str) -> Fix | None
         return None  # `srun -n N`: the step's own total; which count was meant is unclear
     title = f"Run {count} task{'s' if count != 1 else ''} per node ({why})"
     own = [o for o in options if o.name in _TASKS_PER_NODE]
-    if own:
+    if own and own[-1].value != str(count):
         span = own[-1].value_span
         return None if span is None else make_fix(title, [replace(script, span.start, span.end, str(count))], Applicability.UNSAFE)
+    # `srun --ntasks-per-node=1` already, yet more tasks per node: the job's SLURM_NTASKS (exported
+    # for -N x --ntasks-per-node too) wins over it ("can't honor --ntasks-per-node ... Ignoring
+    # --ntasks-per-node", sbatch/srun 22.05.8 and 24.11.5), so the header's count is what to change.
     request = script.components[0].request if len(script.components) == 1 else None
     if request is None:
         return None

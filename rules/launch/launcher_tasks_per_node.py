@@ -70,10 +70,15 @@ def _tasks_per_node(ctx: Context, launch, srun, geom, name: str) -> None:
     if tpn is not None and tpn > 1:
         total = f"; with `{launch.option('nproc-per-node').raw}={per}` that is {tpn * per} processes per node" \
             if per and launch.option("nproc-per-node") is not None else ""
+        ignored = srun.value("ntasks-per-node") == "1"
+        advice = ("`srun --ntasks-per-node=1` is ignored because the job exports its task count (SLURM_NTASKS;"
+                  " srun: \"can't honor --ntasks-per-node\"): give the job `--ntasks-per-node=1`, or"
+                  f" `srun -n <nodes> --ntasks-per-node=1 {name} ...`") if ignored else (
+                  f"start one task per node (`srun --ntasks-per-node=1 {name} ...`)")
         ctx.report(
             "SB301", option_span(srun, "ntasks-per-node", "tasks-per-node", "ntasks"),
             f"`srun` starts {tpn} tasks per node and each runs its own `{name}`, which starts its own"
-            f" workers{total}; start one task per node (`srun --ntasks-per-node=1 {name} ...`)",
+            f" workers{total}; {advice}",
             notes=task_note(geom),
             fix=set_tasks_per_node(ctx.script, srun, 1, f"one `{name}` per node"),
         )

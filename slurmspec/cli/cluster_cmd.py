@@ -23,14 +23,17 @@ def add_parser(commands) -> None:
     made.add_argument("--nodes", metavar="FILE", help="saved `scontrol show node -o` (or --json) output; - reads standard input")
     made.add_argument("--partitions", metavar="FILE", help="saved `scontrol show partition -o` (or --json) output")
     made.add_argument("--config", metavar="FILE", help="saved `scontrol show config` output")
-    made.add_argument("-o", "--output", metavar="PROFILE", help="write the profile here (default: standard output)")
+    made.add_argument("-o", "--output", metavar="PROFILE",
+                      help="write the profile here (default: standard output); over an existing profile, keep what the"
+                           " site added that scontrol does not print: its [policy], shapes' gpu-memory, and a"
+                           " `default = true` the output cannot confirm (docs/cluster.md)")
     made.add_argument("--name", help="the profile's name (default: the ClusterName)")
 
 
 def run(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.cluster.importer import import_profile, run_scontrol
     from slurmspec.cluster.profile import ProfileError
-    from slurmspec.cluster.store import dump_profile, loads_profile
+    from slurmspec.cluster.store import dump_profile
 
     given = {"nodes": args.nodes, "partitions": args.partitions, "config": args.config}
     if any(given.values()) and not (args.nodes and args.partitions):
@@ -47,8 +50,12 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
             else:
                 texts[what] = None
         profile, notes = import_profile(texts["nodes"], texts["partitions"], texts["config"], args.name)
+        kept = _keep_site_additions(profile, notes, args.output, texts["partitions"][0])
+        profile, notes = kept.profile, [*notes, *kept.notes]
         text = dump_profile(profile)
-        loads_profile(text, args.output or "<profile>")  # what is written must load
+        _check_written(text, args.output, kept.policy_text)
+        if kept.policy_text is not None:
+            text += "\n" + kept.policy_text
     except (ProfileError, OSError) as exc:
         return error(str(exc) if isinstance(exc, ProfileError) else f"{exc.filename}: cannot read: {exc.strerror or exc}")
     for note in notes:
@@ -65,6 +72,37 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     sys.stderr.write(f"slurmspec: wrote {args.output}: {len(profile.nodes)} nodes in {shapes} shape(s), "
                      f"{partitions} partition(s), Slurm {profile.config.slurm_version}\n")
     return EXIT_OK
+
+
+def _keep_site_additions(profile, notes: list[str], output: str | None, partitions_text: str):
+    """What the existing profile at ``output`` adds that scontrol does not print (``importer_kept``)."""
+    import os
+
+    from slurmspec.cluster.importer import NO_DEFAULT_NOTE, is_json
+    from slurmspec.cluster.importer_kept import Kept, keep_site_additions
+
+    if output is None or not os.path.exists(output):
+        return Kept(profile, None, ())
+    with open(output, "rb") as handle:
+        existing = handle.read().decode("utf-8", "replace")
+    kept = keep_site_additions(profile, existing, output, knows_default=not is_json(partitions_text))
+    if NO_DEFAULT_NOTE in notes and any(p.default for p in kept.profile.partitions):
+        notes.remove(NO_DEFAULT_NOTE)  # the kept `default = true` answers it
+    return kept
+
+
+def _check_written(text: str, output: str | None, policy_text: str | None) -> None:
+    """What is written must load; a kept [policy] that no longer fits the cluster is named as such."""
+    from slurmspec.cluster.profile import ProfileError
+    from slurmspec.cluster.store import loads_profile
+
+    loads_profile(text, output or "<profile>")
+    if policy_text is not None:
+        try:
+            loads_profile(text + "\n" + policy_text, output or "<profile>")
+        except ProfileError as exc:
+            raise ProfileError(f"{exc}: the [policy] kept from the existing profile no longer fits the cluster;"
+                               " nothing written (update the policy, then import again)") from None
 
 
 def _read(path: str) -> str:

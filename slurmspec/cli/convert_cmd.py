@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from slurmspec.cli.common import EXIT_ERROR, EXIT_OK, read_input, version_arg
+from slurmspec.cli.common import EXIT_ERROR, EXIT_OK, add_common, error, read_input
 
 
 def add_parser(commands) -> None:
@@ -23,16 +23,17 @@ def add_parser(commands) -> None:
     convert.add_argument("-o", "--output", default=None, metavar="FILE", help="write here instead of standard output")
     convert.add_argument("--body-file", default=None, metavar="FILE",
                          help="write the script body to FILE and refer to it from the spec")
-    convert.add_argument("--slurm-version", type=version_arg, default=None, metavar="X.Y",
-                         help="Slurm release the script is read for (default: the newest supported)")
+    add_common(convert, detects_version=True)  # the release the script is read for, chosen as `lint` does
 
 
 def run(args: argparse.Namespace, out: IO[str]) -> int:
+    from slurmspec.cli.parse_cmd import script_release
+    from slurmspec.cluster.errors import ProfileError
+    from slurmspec.lint.config import ConfigError
     from slurmspec.parser.script import parse_script
     from slurmspec.spec.convert import ConvertError, convert_script
     from slurmspec.spec.model import Section
     from slurmspec.spec.toml_write import to_toml
-    from slurmspec.version import NEWEST
 
     name = "<stdin>" if args.path == "-" else args.path
     try:
@@ -40,7 +41,12 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     except OSError as exc:
         sys.stderr.write(f"slurmspec: error: {name}: cannot read: {exc.strerror or exc}\n")
         return EXIT_ERROR
-    script = parse_script(data, None if args.path == "-" else args.path, args.slurm_version or NEWEST)
+    path = None if args.path == "-" else args.path
+    try:
+        version = script_release(args, path)
+    except (ConfigError, ProfileError) as exc:
+        return error(str(exc))
+    script = parse_script(data, path, version)
     try:
         spec = convert_script(script)
     except ConvertError as exc:

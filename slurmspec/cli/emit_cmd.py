@@ -6,6 +6,8 @@ would fail), 2 the spec is broken (``path:line:col: error: ...`` with a
 did-you-mean) or a file cannot be read or written. The emitted script is
 linted with every rule for the target release; findings at warning or above
 go to standard error (``--no-check`` skips this, and then 1 never happens).
+The target release is chosen as for ``lint`` (``common.target_version``):
+``--slurm-version``, the configuration's, the profile's, the installed sbatch's, the newest.
 
 With a cluster profile (``--cluster``, else the ``cluster`` key of the
 configuration found from the spec's folder) the GPU request takes the form the
@@ -41,7 +43,8 @@ def add_parser(commands) -> None:
     emit.add_argument("path", metavar="SPEC", help="a .toml job spec, or - for standard input")
     emit.add_argument("-o", "--output", default=None, metavar="FILE", help="write here instead of standard output")
     emit.add_argument("--slurm-version", type=version_arg, default=None, metavar="X.Y",
-                      help="target Slurm release (default: the cluster profile's, else the newest supported)")
+                      help="target Slurm release (default, as for `lint`: the configuration's, else the cluster"
+                           " profile's, else the installed sbatch's, else the newest supported)")
     emit.add_argument("--no-check", action="store_true",
                       help="do not lint the emitted script (exit 0 whenever it is written)")
     emit.add_argument("--cluster", default=None, metavar="PROFILE",
@@ -60,9 +63,9 @@ def spec_problem(path: str, line: int, column: int, message: str) -> None:
 
 
 def run(args: argparse.Namespace, out: IO[str]) -> int:
+    from slurmspec.cli.common import target_version
     from slurmspec.emit import emit
     from slurmspec.spec import SpecError, load_spec
-    from slurmspec.version import NEWEST
 
     name = "<stdin>" if args.path == "-" else args.path
     try:
@@ -77,11 +80,11 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.lint.config import ConfigError
 
     try:
-        cluster, policy = _cluster(args)
+        config, cluster, policy = _cluster(args)
     except (ConfigError, ProfileError) as exc:
         sys.stderr.write(f"slurmspec: error: {exc}\n")
         return EXIT_ERROR
-    version = args.slurm_version or (cluster.version if cluster is not None else NEWEST)
+    version = target_version(args.slurm_version, config.slurm_version if config is not None else None, cluster)[0]
     try:
         spec = load_spec(text, version)
     except SpecError as exc:
@@ -123,7 +126,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
 
 
 def _cluster(args: argparse.Namespace):
-    """(profile, the configuration's policy) for this spec; raises ``ConfigError``/``ProfileError``."""
+    """(configuration, profile, the configuration's policy) for this spec; raises ``ConfigError``/``ProfileError``."""
     from slurmspec.cli.common import load_cluster
     from slurmspec.lint.config import find_config, load_config
 
@@ -140,7 +143,7 @@ def _cluster(args: argparse.Namespace):
         from slurmspec.cluster.policy import check_policy
 
         check_policy(policy, cluster)
-    return cluster, policy
+    return config, cluster, policy
 
 
 def _fit(spec, cluster, policy):

@@ -13,28 +13,43 @@ def add_parser(commands) -> None:
     parse = commands.add_parser("parse", help="print the parsed model of a script")
     parse.add_argument("path", metavar="PATH", help="a file, or - for standard input")
     parse.add_argument("--format", choices=("json",), default="json")
-    add_common(parse)
+    add_common(parse, detects_version=True)
 
 
 def run(args: argparse.Namespace, out: IO[str]) -> int:
     import json
 
+    from slurmspec.cluster.errors import ProfileError
+    from slurmspec.lint.config import ConfigError
     from slurmspec.parser.script import parse_script
-    from slurmspec.version import NEWEST
 
     try:
         data = read_input(args.path)
     except OSError as exc:
         sys.stderr.write(f"slurmspec: error: {args.path}: cannot read: {exc.strerror or exc}\n")
         return EXIT_ERROR
-    from slurmspec.lint.config import ConfigError
-
+    path = None if args.path == "-" else args.path
     try:
-        config = configs(args).for_path(None if args.path == "-" else args.path)
-    except ConfigError as exc:
+        version = script_release(args, path)
+    except (ConfigError, ProfileError) as exc:
         return error(str(exc))
-    version = args.slurm_version or config.slurm_version or NEWEST
-    script = parse_script(data, None if args.path == "-" else args.path, version)
+    script = parse_script(data, path, version)
     json.dump(script.to_dict(), out, indent=2, ensure_ascii=False)
     out.write("\n")
     return EXIT_OK
+
+
+def script_release(args: argparse.Namespace, path: str | None):
+    """The release a script is read for, chosen as ``lint`` chooses it (``common.target_version``):
+    ``--slurm-version`` > the configuration's > its cluster profile's > the installed sbatch's > the newest.
+
+    The profile is read only when neither of the first two decides. Raises
+    ``ConfigError`` or ``ProfileError`` (exit 2, as for ``lint``).
+    """
+    from slurmspec.cli.common import load_cluster, target_version
+
+    config = configs(args).for_path(path)
+    cluster = None
+    if args.slurm_version is None and config.slurm_version is None:
+        cluster = load_cluster(config.cluster, {})
+    return target_version(args.slurm_version, config.slurm_version, cluster)[0]

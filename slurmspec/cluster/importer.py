@@ -22,6 +22,9 @@ from slurmspec.cluster.profile import ClusterConfig, NodeShape, Partition, Profi
 from slurmspec.cluster.units import is_unset, names_list, parse_gres, parse_megabytes, parse_minutes
 from slurmspec.kinds import EnforcePartLimits
 
+NO_DEFAULT_NOTE = ("no partition is marked Default=YES: jobs without --partition are refused, unless the output"
+                   " lost the flag (24.11's JSON does not print it; mark one `default = true`)")
+
 # What each file holds, and the scontrol command that prints it (-a: hidden partitions too).
 COMMANDS = {
     "nodes": ("--all", "--oneliner", "show", "node"),
@@ -68,20 +71,20 @@ def import_profile(
     if not parts:
         raise ProfileError(f"{partitions[1]}: no partitions")
     if not any(p.default for p in parts):
-        notes.append("no partition is marked Default=YES: jobs without --partition are refused, unless"
-                     " the output lost the flag (24.11's JSON does not print it; mark one `default = true`)")
+        notes.append(NO_DEFAULT_NOTE)
     profile_name = name or cluster_config.cluster_name or "cluster"
     profile = Profile(name=profile_name, source="<import>", config=cluster_config, shapes=shapes, partitions=parts)
     return profile, notes
 
 
-def _is_json(text: str) -> bool:
+def is_json(text: str) -> bool:
+    """``scontrol --json`` output rather than text: which reader takes it."""
     return text.lstrip()[:1] in ("{", "[")
 
 
 def _nodes(text: str, source: str) -> tuple[list[dict[str, Any]], tuple[str | None, str | None]]:
     """Each node's facts, and the (release, cluster name) the JSON form says it came from."""
-    if _is_json(text):
+    if is_json(text):
         found, meta = js.load_json(text, source, "nodes")
         return [js.node_facts(record, source) for record in found], js.json_release(meta)
     found = records(text, "NodeName", source)
@@ -131,7 +134,7 @@ def _shapes(facts: list[dict[str, Any]]) -> tuple[NodeShape, ...]:
 
 
 def _partitions(text: str, source: str, known: set[str], notes: list[str]) -> tuple[Partition, ...]:
-    if _is_json(text):
+    if is_json(text):
         found, _ = js.load_json(text, source, "partitions")
         pairs = [(*js.partition(record, source), f"{source}: partition {record['name']}") for record in found]
     else:
@@ -201,7 +204,7 @@ def _partition(record: Record) -> tuple[Partition, str]:
 
 
 def _config(text: str, source: str) -> ClusterConfig:
-    if _is_json(text):
+    if is_json(text):
         raise ProfileError(f"{source}: JSON, but `scontrol show config` has no JSON form: save its text output")
     values, lines = config_values(text, source)
 

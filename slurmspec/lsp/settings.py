@@ -10,8 +10,9 @@ choice of target release (``slurmspec.cli.common.target_version``);
 ``ConfigCache``, which lives for one run, the server lives for hours:
 discovery runs again for every lint (a few ``stat`` calls), and a file
 (configuration or profile) is parsed again only when its modification time or
-size changed, so editing, creating or deleting one takes effect on the next
-keystroke. A file that cannot be used becomes ``LintSettings.error``, shown in
+size changed (for a configuration, also those of the policy file its
+``policy`` names), so editing, creating or deleting one takes effect on the
+next keystroke. A file that cannot be used becomes ``LintSettings.error``, shown in
 the editor, where the CLI would exit 2.
 """
 
@@ -62,20 +63,33 @@ def _stamp(path: str) -> tuple[int, int] | None:
 
 
 class _Stamped:
-    """Files read again only when their modification time or size changed."""
+    """Files read again only when their modification time or size, or that of a file they name, changed."""
 
-    def __init__(self, load: Callable[[str], Any]) -> None:
-        self._load = load
-        self._loaded: dict[str, tuple[tuple[int, int] | None, Any]] = {}
+    def __init__(self, load: Callable[[str], Any], names: Callable[[Any], tuple[str, ...]] = lambda value: ()) -> None:
+        self._load, self._names = load, names
+        self._loaded: dict[str, tuple[tuple, Any]] = {}
 
     def get(self, path: str) -> Any:
-        stamp = _stamp(path)
+        stamp = _stamp(path)  # before reading: a change made while it is read is seen next time
         cached = self._loaded.get(path)
-        if cached is not None and stamp is not None and cached[0] == stamp:
-            return cached[1]
+        if cached is not None:
+            stamps, value = cached
+            if None not in stamps and stamps == (stamp, *self._named_stamps(value)):
+                return value
         value = self._load(path)
-        self._loaded[path] = (stamp, value)
+        self._loaded[path] = ((stamp, *self._named_stamps(value)), value)
         return value
+
+    def _named_stamps(self, value: Any) -> tuple:
+        return tuple(_stamp(name) for name in self._names(value))
+
+
+def _policy_file(config: Config) -> tuple[str, ...]:
+    """The file ``policy = "site-policy.toml"`` names, when the policy is not in the configuration itself."""
+    policy = config.policy
+    if policy is None or policy.source == config.path:
+        return ()
+    return (policy.source,)
 
 
 def _load_profile(path: str):
@@ -91,7 +105,7 @@ class ConfigSource:
                  cluster: str | None = None, root: str | None = None) -> None:
         self.explicit, self.enabled, self.slurm_version, self.cluster = explicit, enabled, slurm_version, cluster
         self.root = root  # the workspace folder: the working folder of unsaved buffers and log checks
-        self._configs = _Stamped(load_config)
+        self._configs = _Stamped(load_config, _policy_file)
         self._profiles = _Stamped(_load_profile)
 
     def config_for(self, path: str | None) -> Config:

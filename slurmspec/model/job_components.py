@@ -18,7 +18,6 @@
 
 from __future__ import annotations
 
-from slurmspec.gates import TASKS_NOT_IMPLIED
 from slurmspec.model.job_gpus import UNKNOWN, GpuOptions, job_gpu_options
 from slurmspec.model.job_types import Component
 
@@ -67,8 +66,7 @@ def _nodes(get, ntasks, tpn) -> tuple[int | None, str]:
 def component(index: int, request, version=None) -> Component:
     """The shape of component ``index`` from its effective ``JobRequest``.
 
-    ``version`` decides whether ``-N`` × ``--ntasks-per-node`` sets ``SLURM_NTASKS``
-    (22.05 derives the count in the client, 23.02 no longer: ``TASKS_NOT_IMPLIED``).
+    ``version`` is the target release (the shape itself is the same on every one).
     """
     get = request.get
     s_ntasks, s_tpn = get("ntasks"), get("ntasks-per-node")
@@ -99,8 +97,11 @@ def component(index: int, request, version=None) -> Component:
         task_source = f"{quote(s_gpus)} / {quote(s_gpt)}" if s_gpt is not None else quote(s_gpus)
         if nodes == 1:
             tasks_per_node = tasks
-    exported = ntasks is not None or (explicit and tpn is None) or (
-        tpn is not None and tasks is not None and version is not None and version < TASKS_NOT_IMPLIED)
+    # SLURM_NTASKS is also exported for -N x --ntasks-per-node on every release: 23.02.0 stopped and
+    # 23.02.5 went back (NEWS: "Revert a change in 23.02 where SLURM_NTASKS was no longer set in the
+    # job's environment when --ntasks-per-node was requested"); 24.11.5's `srun --ntasks-per-node=1`
+    # in a `-N 1 --ntasks-per-node=2` job runs 2 tasks, as 22.05.8's does.
+    exported = ntasks is not None or (explicit and tpn is None) or (tpn is not None and tasks is not None)
     if tasks is None and not explicit and nodes is not None:
         tasks, tasks_per_node = nodes, 1  # one task per node
     gpn, gpu_source = _gpus_per_node(get, opts, gpus_total, gpt, nodes, tasks_per_node)

@@ -10,7 +10,8 @@ Checked against real Slurm 22.05 (``tests/model/test_job_model_slurm.py``):
   the job has on its nodes (``man srun``, ``--gres``).
 - GPUs per node of a step: ``--gres=gpu:N`` (wins over ``--gpus-per-node``), then
   ``--gpus-per-node``, then ``--gpus-per-task`` × tasks per node, then ``--gpus`` on
-  one node; ``srun --gpus=1`` under an exported ``--gpus-per-node=2`` still holds 2.
+  one node; ``srun --gpus=1`` under an exported ``--gpus-per-node=2`` still holds 2
+  (up to 24.05; from 24.11 it holds 1: ``srun_gpu_options()``).
 - Binding (``src/common/gres.c``, ``gres_g_task_set_env()``): ``--gpus-per-task=N``
   implies ``--gpu-bind=per_task:N``, ``--ntasks-per-gpu=N`` implies ``single:N``,
   an explicit ``--gpu-bind`` wins. With ``per_task:N`` and exactly N GPUs per task on
@@ -31,6 +32,7 @@ import attrs
 from slurmspec.body.model import Launch
 from slurmspec.body.typed import as_int, gpu_count
 from slurmspec.frozen import frozen
+from slurmspec.gates import SRUN_GPUS_DROPS_GPUS_PER_NODE
 from slurmspec.model.job_types import GpuBind
 
 # Options sbatch exports for srun to read back, and those srun understands on its line.
@@ -114,9 +116,16 @@ def job_gpu_options(request) -> GpuOptions:
                       request.get("gpus-per-socket") is not None)
 
 
-def srun_gpu_options(srun: Launch, inherited: GpuOptions) -> GpuOptions:
-    """The job's exported GPU options with the srun line's own replacing them."""
+def srun_gpu_options(srun: Launch, inherited: GpuOptions, version=None) -> GpuOptions:
+    """The job's exported GPU options with the srun line's own replacing them.
+
+    From 24.11 an ``srun --gpus`` also drops the exported ``SLURM_GPUS_PER_NODE``
+    (``src/srun/opt.c``; NEWS 24.11.0rc1): ``srun --gpus=1`` under ``--gpus-per-node=2``
+    holds 1 GPU on 24.11.5, 2 on 22.05.8.
+    """
     opts = attrs.evolve(inherited, gres=None, other=False)
+    if version is not None and version >= SRUN_GPUS_DROPS_GPUS_PER_NODE and srun.has("gpus"):
+        opts = attrs.evolve(opts, gpus_per_node=None)
     for opt in srun.options:
         value = opt.value
         if opt.name == "gpus":

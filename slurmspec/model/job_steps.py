@@ -18,7 +18,7 @@ import attrs
 
 from slurmspec.body.model import Launch
 from slurmspec.body.typed import as_int
-from slurmspec.gates import SRUN_INHERITS_CPUS
+from slurmspec.gates import SRUN_INHERITS_CPUS, SRUN_NODES_DROP_JOB_NTASKS, STEP_GRES_NOT_CAPPED_PER_OPTION
 from slurmspec.kinds import LaunchKind
 from slurmspec.model import job_gpus as gpus
 from slurmspec.model.job_env import device_vars_set, env_value
@@ -103,7 +103,7 @@ def _by_cpus(comp: Component, cpt: int | None) -> int | None:
     return comp.cpus_per_node // cpt or None
 
 
-def _shape(srun: Launch, comp: Component, cpt: int | None, cpus_explicit: bool) -> tuple[
+def _shape(srun: Launch, comp: Component, cpt: int | None, cpus_explicit: bool, version) -> tuple[
         int | None, int | None, int | None, bool, str]:
     """(nodes, tasks, tasks per node, changed, source) of an srun step."""
     g_nodes, nodes = _literal(srun, "nodes")
@@ -135,9 +135,10 @@ def _shape(srun: Launch, comp: Component, cpt: int | None, cpus_explicit: bool) 
     elif g_tpn:
         per_node = tpn
         tasks = tpn * nodes if nodes is not None else None
-        if comp.ntasks_exported and tasks != comp.tasks:
+        if comp.ntasks_exported and tasks != comp.tasks and not (g_nodes and version >= SRUN_NODES_DROP_JOB_NTASKS):
             # srun still reads the job's SLURM_NTASKS and ignores the per-node count ("can't honor
-            # --ntasks-per-node set to 1 which doesn't match the requested tasks 2"; 22.05 ran 2 tasks).
+            # --ntasks-per-node set to 1 which doesn't match the requested tasks 2"; 22.05.8 and 24.11.5
+            # ran 2 tasks) -- unless, from 24.05, the srun line gives -N itself (24.11.5: 1 task).
             tasks, per_node = comp.tasks, comp.tasks_per_node
     elif comp.per_node_given:  # only -N: srun still reads SLURM_NTASKS_PER_NODE
         per_node = comp.tasks_per_node
@@ -152,19 +153,19 @@ def _shape(srun: Launch, comp: Component, cpt: int | None, cpus_explicit: bool) 
 
 def _srun_step(script, version, top, srun: Launch, work, spawner, comp: Component) -> Step:
     cpt, explicit = _step_cpus(script, version, srun, comp)
-    nodes, tasks, per_node, changed, task_source = _shape(srun, comp, cpt, explicit)
+    nodes, tasks, per_node, changed, task_source = _shape(srun, comp, cpt, explicit, version)
     if changed and comp.ntasks_per_gpu is not None and _literal(srun, "ntasks-per-gpu")[0] is False:
         # An exported --ntasks-per-gpu makes srun recompute the task count (22.05: `-n 1` ran 2 tasks).
         nodes = tasks = per_node = None
     inherited = gpus.job_gpu_options(script.components[comp.index].request)
-    opts = gpus.srun_gpu_options(srun, inherited)
+    opts = gpus.srun_gpu_options(srun, inherited, version)
     srun_given = any(o.name in gpus.COUNT_OPTIONS for o in srun.options)
     gpn = gpus.step_gpus_per_node(opts, srun_given, comp.gpus_per_node, nodes, per_node)
     total = gpus.step_gpus_total(opts, srun_given, gpn, nodes, tasks, comp, changed)
     gpu_opts = [o for o in srun.options if o.name in gpus.STEP_OPTIONS]
     gpu_source = f"`srun {_describe(gpu_opts)}`" if gpu_opts else comp.gpu_source
     bind = gpus.step_bind(opts)
-    fits = _fits(comp, nodes, per_node, cpt, gpn, opts, srun)
+    fits = _fits(comp, nodes, per_node, cpt, gpn, opts, srun, version)
     node_source = comp.node_source if not _literal(srun, "nodes")[0] else task_source
     return Step(top, srun, work, spawner, comp.index, nodes, tasks, per_node, cpt, explicit,
                 gpn, total, None, bind, fits=fits, gpu_source=gpu_source, task_source=task_source,
@@ -205,7 +206,7 @@ def _step_cpus(script, version, srun: Launch, comp: Component) -> tuple[int | No
     return _resolve_cpus(value, script, comp), True
 
 
-def _fits(comp: Component, nodes, per_node, cpt, gpn, opts, srun: Launch) -> bool | None:
+def _fits(comp: Component, nodes, per_node, cpt, gpn, opts, srun: Launch, version) -> bool | None:
     """False when the step asks more per node than the job requested (srun: "More processors requested
     than permitted", "Invalid generic resource (gres) specification"); None when unsure."""
     if srun.has("overcommit") or srun.has("overlap"):
@@ -218,7 +219,8 @@ def _fits(comp: Component, nodes, per_node, cpt, gpn, opts, srun: Launch) -> boo
     if gpn is not None and comp.gpus_per_node is not None and gpn > comp.gpus_per_node:
         return False
     step_gpt = opts.gpus_per_task if isinstance(opts.gpus_per_task, int) else None
-    if step_gpt is not None and comp.gpus_per_task is not None and step_gpt > comp.gpus_per_task:
+    if (step_gpt is not None and comp.gpus_per_task is not None and step_gpt > comp.gpus_per_task
+            and version < STEP_GRES_NOT_CAPPED_PER_OPTION):
         return False  # "Step requested gres_per_task=gpu:2 is more than the job's gres_per_task=gpu:1"
     if srun.has("gpus-per-task") and step_gpt is not None and per_node is not None and gpn is not None \
             and step_gpt * per_node > gpn:
