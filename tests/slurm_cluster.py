@@ -96,6 +96,26 @@ slurmctld (array/dependency/feature-expression syntax); partition and feature
 names, limits, MaxArraySize bounds and resource fit are properties of this
 cluster.
 
+The same cluster on 24.11.5 (Debian trixie, chrooted)
+------------------------------------------------------
+Every answer above holds on 24.11 too, except (probed; the differential tests
+treat the first three as answers of this cluster's configuration or state):
+
+* ``--signal=R:...`` -> ``allocation failure: Preemption is required but is
+  disabled on this system`` (24.11.1 NEWS: refused when PreemptMode=OFF).
+* ``afterok``/``afternotok`` on a job id the controller does not know ->
+  ``Job dependency problem`` (23.02 NEWS); ``afterany`` on it is accepted.
+* ``--gres=gpu::1`` passes sbatch and fails with ``Requested node
+  configuration is not available``; an empty ``--gres`` (or item) is accepted.
+* A step that can never fit makes ``srun`` wait ("step creation temporarily
+  disabled, retrying (Requested nodes are busy)") until the job's time limit;
+  22.05 fails it at once.
+* One ``--test-only`` takes 20-80 ms (the chroot), and the virtual nodes are
+  UNKNOWN for a few seconds after start-up (`_wait_ready()` waits for them).
+* slurm.conf needs ``TreeWidth=50`` (tests/slurm_layout.py) and a
+  ``cgroup.conf`` with ``CgroupPlugin=disabled`` (no cgroup file system in the
+  chroot).
+
 Slurm facts relied on (22.05.8, Debian bookworm packages)
 ---------------------------------------------------------
 * ``AuthInfo=socket=<path>`` is honoured by auth/munge and cred/munge (man

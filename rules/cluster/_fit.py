@@ -179,6 +179,8 @@ def _per_node(ctx: Context, need, partition, candidates: list[str], wanted: int,
     fitting = [n for n in candidates if check(n).verdict is Verdict.FITS]
     maybe = [n for n in candidates if check(n).verdict is Verdict.UNKNOWN]
     wanted = max(wanted, sum(f.count for f in counts))
+    if need.nodes_max is not None and wanted > need.nodes_max:
+        return Fit(partition, Kind.NO, None, f"`--constraint` needs {wanted} nodes, `--nodes` allows {need.nodes_max}")
     for feature in counts:
         having = [n for n in fitting if feature.name in profile.shape_of(n).features]
         could = [n for n in maybe if feature.name in profile.shape_of(n).features]

@@ -177,6 +177,13 @@ def need_of(request, version) -> Need:
         else:
             nodes_min, nodes_max = lo, (hi if isinstance(hi, int) and hi > 0 else None)
     ntasks = _int(request.get("ntasks")) or None
+    nodelist = _hosts(request.get("nodelist"), unsure)
+    if nodelist:
+        # every listed node is allocated: the node count is at least their number (src/sbatch/opt.c 22.05;
+        # the controller from 23.02)
+        if nodes_max is not None and nodes_max < len(nodelist):
+            unsure.append("a `--nodelist` longer than `--nodes`")
+        nodes_min = max(nodes_min or 0, len(nodelist))
     if ntasks is not None and nodes_min is not None and ntasks < nodes_min:
         # sbatch: "can't run 1 processes on 3 nodes, setting nnodes to 1" (src/sbatch/opt.c, 22.05 and 24.11)
         nodes_min = nodes_max = ntasks
@@ -217,7 +224,7 @@ def need_of(request, version) -> Need:
         ntasks_per_core=_int(request.get("ntasks-per-core")) or None,
         exclusive=exclusive is not None and getattr(exclusive.value, "value", "") in ("exclusive", ""),
         constraint=None if constraint is None else constraint.value,
-        nodelist=_hosts(request.get("nodelist"), unsure),
+        nodelist=nodelist,
         exclude=_hosts(request.get("exclude"), unsure),
         settings={s.name: s for s in request.settings},
         unsure=tuple(unsure),

@@ -31,8 +31,8 @@ from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome, r
 def node_count_over_partition(ctx: Context) -> None:
     """
     ## What it does
-    With a cluster profile, finds a `--nodes` count above a partition's `MaxNodes` or its number of
-    nodes, or below its `MinNodes`.
+    With a cluster profile, finds a `--nodes` count (or a `--nodelist` of that many nodes) above a
+    partition's `MaxNodes` or its number of nodes, or below its `MinNodes`.
 
     ## Why is this bad?
     With `EnforcePartLimits=ALL` (or `ANY`, when every listed partition is out of range) the
@@ -74,7 +74,7 @@ def node_count_over_partition(ctx: Context) -> None:
     for placement in runnable(ctx):
         if placement.down:
             continue  # a DOWN partition makes the node counts inconsistent (_where.Placement.down)
-        setting = placement.request.get("nodes")
+        setting = placement.request.get("nodes") or placement.request.get("nodelist")
         if setting is None:
             _min_nodes_without_nodes(ctx, placement, strict)
             continue
@@ -95,9 +95,8 @@ def node_count_over_partition(ctx: Context) -> None:
 
 def _min_nodes_without_nodes(ctx: Context, placement, strict: bool) -> None:
     """A job without --nodes where a listed partition has MinNodes > 1 (see the module doc)."""
-    request = placement.request
-    if not strict or request.get("nodelist") is not None:
-        return  # the node list may raise the node count
+    if not strict:
+        return
     if ctx.version >= PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED:
         outcome = limit_outcome(ctx, placement.usable, lambda p: p.min_nodes > 1)
         said = "Node count specification invalid"

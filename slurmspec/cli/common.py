@@ -78,7 +78,8 @@ def target_version(given, configured, cluster) -> tuple["Version", str]:
 
 @lru_cache(maxsize=1)
 def installed_sbatch_version() -> "Version | None":
-    """The release of the ``sbatch`` on PATH (``sbatch --version``: "slurm 22.05.8"), once per process.
+    """The release of the ``sbatch`` on PATH (``sbatch --version``: "slurm 22.05.8"), once per process;
+    a successful answer is remembered across runs for the same binary (``slurmspec/cli/installed.py``).
 
     None when there is no sbatch, or it cannot answer: Slurm's clients read
     slurm.conf (or ask DNS for it) even for ``--version``, and fail on a
@@ -90,19 +91,25 @@ def installed_sbatch_version() -> "Version | None":
 
     from slurmspec.cluster.release import target_release
 
+    from slurmspec.cli.installed import remember, remembered
+
     sbatch = shutil.which("sbatch")
     if sbatch is None:
         return None
+    text = remembered(sbatch)
+    if text is None:
+        try:
+            done = subprocess.run([sbatch, "--version"], capture_output=True, text=True, timeout=10,
+                                  stdin=subprocess.DEVNULL, check=False)
+        except (OSError, subprocess.SubprocessError):
+            return None
+        match = re.match(r"slurm\S*\s+(\d+\.\d+(?:\.\d+)?)", done.stdout.strip())
+        if done.returncode != 0 or match is None:
+            return None
+        text = match[1]
+        remember(sbatch, text)
     try:
-        done = subprocess.run([sbatch, "--version"], capture_output=True, text=True, timeout=10,
-                              stdin=subprocess.DEVNULL, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    match = re.match(r"slurm\S*\s+(\d+\.\d+)", done.stdout.strip())
-    if done.returncode != 0 or match is None:
-        return None
-    try:
-        return target_release(match[1])
+        return target_release(text)
     except ValueError:  # older than any release slurmspec models
         return None
 

@@ -89,12 +89,16 @@ class Oracle:
             self.pending.clear()
 
 
-def slurmspec_verdict(script: str, profile) -> tuple[bool, list, bool]:
-    """(refuses?, its findings, whether the node check declared a partition it cannot judge)."""
+def slurmspec_verdict(script: str, profile) -> tuple[bool, list, str]:
+    """(refuses?, its findings, why the node check cannot judge a partition of it, or "")."""
     found = lint_text(script, cluster=profile)
     refuses = any(d.severity is Severity.ERROR and d.outcome is Outcome.REFUSED for d in found)
     ctx = Context(parse_script(script, None, profile.version), registry(), cluster=profile)
-    unsure = any(f.kind is Kind.UNKNOWN for a in assessments(ctx) for f in a.fits)
+    unsure = ""
+    for assessment in assessments(ctx):
+        if any(f.kind is Kind.UNKNOWN for f in assessment.fits):
+            unsure = (assessment.need.unsure[:1] or ("a DOWN partition",) if assessment.placement.down else
+                      ("the node check",))[0]
     return refuses, found, unsure
 
 
@@ -129,6 +133,7 @@ def test_cluster_rules_agree_with_a_submission(release: str, layout, slurm_clust
             return
         if unsure and not refuses:
             tally["skipped"] += 1
+            tally[f"skipped: {unsure}"] += 1
             oracle_tally.record_skipped(name, release)
             return
         why = "the controller refuses it, slurmspec does not" if refuses is False else \
@@ -161,7 +166,7 @@ def test_cluster_rules_agree_with_a_submission(release: str, layout, slurm_clust
         oracle.cancel()
     print(f"{name} on {release}: compared={tally['accepted'] + tally['refused']} accepted={tally['accepted']}"
           f" refused={tally['refused']} skipped={tally['skipped']}; "
-          + "; ".join(f"{k}: {v}" for k, v in sorted(tally.items()) if k.startswith("test-only")))
+          + "; ".join(f"{k}: {v}" for k, v in sorted(tally.items()) if k.startswith(("test-only", "skipped:"))))
     assert tally["accepted"] >= 100 and tally["refused"] >= 100, dict(tally)
     assert tally["skipped"] <= CASES // 10, f"too many cases slurmspec cannot judge: {dict(tally)}"
 

@@ -113,6 +113,7 @@ def test_installed_sbatch_is_the_default_without_a_profile(tmp_path, script, cap
     sbatch.write_text('#!/bin/sh\n[ "$1" = --version ] && echo "slurm 22.05.8"\n')
     sbatch.chmod(0o755)
     monkeypatch.setenv("PATH", str(bin_folder))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     common.installed_sbatch_version.cache_clear()
     try:
         assert common.installed_sbatch_version() == (22, 5)
@@ -164,3 +165,52 @@ def test_profiles_of_several_clusters_side_by_side(tmp_path, capsys, no_sbatch):
     lint(tmp_path)
     found = json.loads(capsys.readouterr().out)["diagnostics"]
     assert {(Path(d["path"]).parent.name, d["code"]) for d in found if d["code"] == "SB003"} == {("old", "SB003")}
+
+
+def _fake_sbatch(folder, body: str):
+    folder.mkdir(exist_ok=True)
+    sbatch = folder / "sbatch"
+    sbatch.write_text(body)
+    sbatch.chmod(0o755)
+    return sbatch
+
+
+def test_the_installed_version_is_remembered_for_the_same_binary(tmp_path, monkeypatch):
+    import os
+
+    sbatch = _fake_sbatch(tmp_path / "bin", '#!/bin/sh\necho "slurm 23.11.4"\n')
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    common.installed_sbatch_version.cache_clear()
+    try:
+        assert common.installed_sbatch_version() == (23, 11)
+        cached = tmp_path / "cache" / "slurmspec" / "sbatch-version.json"
+        assert cached.stat().st_mode & 0o077 == 0
+        # Same size and modification time: the remembered answer is used, sbatch is not run.
+        before = sbatch.stat()
+        sbatch.write_text('#!/bin/sh\nexit 1 # sbatch is not run\n'[: before.st_size].ljust(before.st_size))
+        os.utime(sbatch, ns=(before.st_atime_ns, before.st_mtime_ns))
+        common.installed_sbatch_version.cache_clear()
+        assert common.installed_sbatch_version() == (23, 11)
+        # Another binary (new modification time): asked again, and a failure is not remembered.
+        os.utime(sbatch, ns=(before.st_atime_ns, before.st_mtime_ns + 10**9))
+        common.installed_sbatch_version.cache_clear()
+        assert common.installed_sbatch_version() is None
+    finally:
+        common.installed_sbatch_version.cache_clear()
+
+
+def test_a_remembered_version_others_can_write_is_ignored(tmp_path, monkeypatch):
+    _fake_sbatch(tmp_path / "bin", '#!/bin/sh\necho "slurm 23.11.4"\n')
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    common.installed_sbatch_version.cache_clear()
+    try:
+        assert common.installed_sbatch_version() == (23, 11)
+        cached = tmp_path / "cache" / "slurmspec" / "sbatch-version.json"
+        cached.write_text(cached.read_text().replace("23.11.4", "24.11.5"))  # a planted answer ...
+        cached.chmod(0o666)  # ... in a file anybody could have written
+        common.installed_sbatch_version.cache_clear()
+        assert common.installed_sbatch_version() == (23, 11)
+    finally:
+        common.installed_sbatch_version.cache_clear()
