@@ -171,6 +171,8 @@ def _per_node(ctx: Context, need, partition, candidates: list[str], wanted: int,
         return cache[id(shape)]
 
     for node in need.nodelist or ():
+        if node not in candidates:  # it lacks the --constraint features
+            return Fit(partition, Kind.NO_FEATURE if not counts else Kind.UNKNOWN)
         verdict = check(node).verdict
         if verdict is Verdict.NO:
             return Fit(partition, Kind.NO, check(node), f"node {node}")

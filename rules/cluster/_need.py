@@ -56,6 +56,7 @@ class Need:
 
     nodes_min: int | None  # -N minimum
     nodes_max: int | None  # -N maximum (None: not given)
+    nodes_from: str  # the option nodes_min comes from: "nodes", "nodelist", "ntasks" (with --ntasks-per-node) or ""
     ntasks: int | None  # -n
     tasks_per_node: int | None  # --ntasks-per-node
     cpus_per_task: int  # -c, 1 by default
@@ -187,6 +188,12 @@ def need_of(request, version) -> Need:
     if ntasks is not None and nodes_min is not None and ntasks < nodes_min:
         # sbatch: "can't run 1 processes on 3 nodes, setting nnodes to 1" (src/sbatch/opt.c, 22.05 and 24.11)
         nodes_min = nodes_max = ntasks
+    tasks_per_node = _int(request.get("ntasks-per-node")) or None
+    nodes_from = "nodes" if nodes is not None else "nodelist" if nodelist else ""
+    if nodes_min is None and ntasks and tasks_per_node:
+        # the controller needs ceil(ntasks / ntasks-per-node) nodes (24.11.5 holds `-n 65
+        # --ntasks-per-node=10` on a MaxNodes=4 partition)
+        nodes_min, nodes_from = -(-ntasks // tasks_per_node), "ntasks"
     if request.get("mincpus") is not None and request.get("ntasks-per-node") is not None:
         # 24.11.5 refuses `-N 1 --ntasks-per-node=2 --mincpus=63` on a 64-CPU two-thread node, 22.05.8 accepts it
         unsure.append("`--mincpus` with `--ntasks-per-node`")
@@ -207,7 +214,8 @@ def need_of(request, version) -> Need:
         nodes_min=nodes_min,
         nodes_max=nodes_max,
         ntasks=ntasks,
-        tasks_per_node=_int(request.get("ntasks-per-node")) or None,
+        tasks_per_node=tasks_per_node,
+        nodes_from=nodes_from,
         cpus_per_task=cpt or 1,
         cpus_per_gpu=_int(request.get("cpus-per-gpu")) or None,
         mincpus=_int(request.get("mincpus")) or None,
@@ -233,8 +241,8 @@ def need_of(request, version) -> Need:
 
 
 def minimum_cpus(need) -> int | None:
-    """The job's minimum CPU count as the controller reads it; None when it cannot be known."""
-    if need.cpus_per_gpu is not None or "overcommit" in need.settings:
+    """The job's minimum CPU count as the controller reads it (at least); None when it cannot be known."""
+    if "overcommit" in need.settings:
         return None
     if need.ntasks:
         return need.ntasks * need.cpus_per_task

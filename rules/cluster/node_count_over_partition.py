@@ -31,8 +31,9 @@ from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome, r
 def node_count_over_partition(ctx: Context) -> None:
     """
     ## What it does
-    With a cluster profile, finds a `--nodes` count (or a `--nodelist` of that many nodes) above a
-    partition's `MaxNodes` or its number of nodes, or below its `MinNodes`.
+    With a cluster profile, finds a `--nodes` count (or a `--nodelist` of that many nodes, or
+    `--ntasks` over `--ntasks-per-node` needing that many) above a partition's `MaxNodes` or its
+    number of nodes, or below its `MinNodes`.
 
     ## Why is this bad?
     With `EnforcePartLimits=ALL` (or `ANY`, when every listed partition is out of range) the
@@ -74,11 +75,11 @@ def node_count_over_partition(ctx: Context) -> None:
     for placement in runnable(ctx):
         if placement.down:
             continue  # a DOWN partition makes the node counts inconsistent (_where.Placement.down)
-        setting = placement.request.get("nodes") or placement.request.get("nodelist")
-        if setting is None:
+        need = need_of(placement.request, ctx.version)  # sbatch lowers --nodes to a smaller --ntasks
+        if not need.nodes_from:
             _min_nodes_without_nodes(ctx, placement, strict)
             continue
-        need = need_of(placement.request, ctx.version)  # sbatch lowers --nodes to a smaller --ntasks
+        setting = placement.request.get(need.nodes_from)
         low, high = need.nodes_min, need.nodes_max
         if low is None or low < 1:
             continue
@@ -90,7 +91,9 @@ def node_count_over_partition(ctx: Context) -> None:
             continue
         problems = [node_count_problem(p, low, high, strict, sized) for p in placement.usable]
         why = f"{'; '.join(p for p in problems if p)}; {enforcement(ctx, outcome)}"
-        ctx.report("SB410", setting.directive.span, f"{where(setting)}: {why}", outcome=outcome)
+        asked = where(setting) if need.nodes_from != "ntasks" else (
+            f"{where(setting)} with `--ntasks-per-node={need.tasks_per_node}` needs {low} nodes")
+        ctx.report("SB410", setting.directive.span, f"{asked}: {why}", outcome=outcome)
 
 
 def _min_nodes_without_nodes(ctx: Context, placement, strict: bool) -> None:

@@ -85,9 +85,7 @@ def installed_sbatch_version() -> "Version | None":
     slurm.conf (or ask DNS for it) even for ``--version``, and fail on a
     machine that has the programs but no cluster.
     """
-    import re
     import shutil
-    import subprocess
 
     from slurmspec.cluster.release import target_release
 
@@ -98,6 +96,9 @@ def installed_sbatch_version() -> "Version | None":
         return None
     text = remembered(sbatch)
     if text is None:
+        import re  # only on a cache miss: a cold lint should not pay for subprocess
+        import subprocess
+
         try:
             done = subprocess.run([sbatch, "--version"], capture_output=True, text=True, timeout=10,
                                   stdin=subprocess.DEVNULL, check=False)
