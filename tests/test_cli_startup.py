@@ -37,6 +37,13 @@ def test_lint_loads_no_other_command_nor_the_shellcheck_bridge():
     assert not loaded & {"slurmspec.lint.shellcheck", "lark", "pickle", "rich", "multiprocessing"}
 
 
+def test_lint_without_a_cluster_profile_builds_none_of_the_fitting_code():
+    # rules/cluster/ import their helpers after the no-profile return (rules/cluster/__init__.py)
+    loaded = _modules_after(["lint", "--no-config", "--format", "json", str(SAMPLE)])
+    fitting = {f"slurmspec.rules.cluster.{name}" for name in ("_need", "_fit", "_where", "_waste", "_limits")}
+    assert not loaded & (fitting | {"slurmspec.cluster.profile", "slurmspec.spec.load"})
+
+
 def test_help_and_mistakes_still_list_every_command():
     done = subprocess.run([sys.executable, "-m", "slurmspec", "--help"], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0 and all(name in done.stdout for name in COMMANDS)

@@ -2,6 +2,7 @@
 
 Run: python tools/generate_parser.py          (rewrites the module)
      python tools/generate_parser.py --check  (exit 1 when the module is out of date)
+Needs lark (the ``test`` extra: ``pip install -e .[test]``); an installed slurmspec does not.
 
 slurmspec parses with these tables and ``slurmspec/parser/grammar.py``'s small
 driver, so running it never imports lark (tens of milliseconds on every cold

@@ -47,13 +47,15 @@ def size_is_limit(ctx: Context) -> bool:
             or ctx.version < PARTITION_SIZE_CHECKED_WITH_NODES)
 
 
-def node_count_problem(p, low: int, high: int | None, strict: bool, size_limit: bool = True) -> str | None:
-    """Why ``low``(-``high``) nodes break partition ``p``'s limits (``strict``: the maximum counts too)."""
+def node_count_problem(p, low: int, high: int | None, strict: bool, size_limit: bool = True,
+                       minimum: bool = True) -> str | None:
+    """Why ``low``(-``high``) nodes break partition ``p``'s limits (``strict``: the maximum counts too;
+    ``minimum``: MinNodes counts, i.e. the count was given, not derived from --ntasks)."""
     if p.max_nodes is not None and low > p.max_nodes:
         return f"partition {p.name} allows at most {p.max_nodes} nodes per job (MaxNodes)"
     if size_limit and low > len(p.nodes):
         return f"partition {p.name} has {len(p.nodes)} nodes"
-    if p.min_nodes > 1 and low < p.min_nodes:
+    if minimum and p.min_nodes > 1 and low < p.min_nodes:
         return f"partition {p.name} needs at least {p.min_nodes} nodes per job (MinNodes)"
     if strict and high is not None and p.max_nodes is not None and high > p.max_nodes:
         return f"partition {p.name} allows at most {p.max_nodes} nodes per job (MaxNodes)"
@@ -77,7 +79,8 @@ def broken(ctx: Context, placement, need, p) -> set[str]:
     found = set()
     if time_broken(p, job_minutes(placement)):
         found.add("time")
-    if need.nodes_min is not None and node_count_problem(p, need.nodes_min, need.nodes_max, strict, False):
+    if need.nodes_min is not None and node_count_problem(p, need.nodes_min, need.nodes_max, strict, False,
+                                                         need.nodes_from != "ntasks"):
         found.add("nodes")
     cpus = minimum_cpus(need)
     if (need.nodes_min or 0) > len(p.nodes) or (cpus is not None and cpus > total_cpus(ctx.cluster, p)):
@@ -104,6 +107,8 @@ def node_check_reached(ctx: Context, placement, need) -> bool | None:
     """
     if placement.down:
         return False
+    if need.nodes_from in ("", "ntasks") and any(p.min_nodes > 1 for p in placement.usable):
+        return None  # how a job without --nodes meets MinNodes differs by release and options (SB410)
     enforce = ctx.cluster.config.enforce_part_limits
     if enforce is EnforcePartLimits.ALL:
         return True

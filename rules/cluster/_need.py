@@ -142,14 +142,8 @@ def _layout(request, unsure: list[str]) -> tuple[int | None, int | None, int | N
     threads_min = _int(request.get("threads-per-core"))
     extra = request.get("extra-node-info")
     if extra is not None:
-        levels = getattr(extra.value, "levels", None)
-        if levels is None:
-            unsure.append(f"`--extra-node-info={extra.raw}`")
-        else:
-            found = [level[0] if level else None for level in levels] + [None, None, None]
-            sockets = sockets if sockets is not None else found[0]
-            cores = cores if cores is not None else found[1]
-            threads_min = threads_min if threads_min is not None else found[2]
+        # 24.11.5 refuses `-N 1 -c 3 --mem=96001 -B 2:16:2` on a partition with a 2×16×2 node of 256000 MB
+        unsure.append(f"`--extra-node-info={extra.raw}`")
     threads = threads_min
     hint = request.get("hint")
     if hint is not None and threads is None:
@@ -184,11 +178,15 @@ def need_of(request, version) -> Need:
         # the controller from 23.02)
         if nodes_max is not None and nodes_max < len(nodelist):
             unsure.append("a `--nodelist` longer than `--nodes`")
+        if ntasks is not None and ntasks < len(nodelist):
+            unsure.append("a `--nodelist` longer than `--ntasks`")  # 24.11.5 accepts one naming another partition's node
         nodes_min = max(nodes_min or 0, len(nodelist))
     if ntasks is not None and nodes_min is not None and ntasks < nodes_min:
         # sbatch: "can't run 1 processes on 3 nodes, setting nnodes to 1" (src/sbatch/opt.c, 22.05 and 24.11)
         nodes_min = nodes_max = ntasks
     tasks_per_node = _int(request.get("ntasks-per-node")) or None
+    if ntasks and tasks_per_node and tasks_per_node > ntasks:
+        unsure.append("`--ntasks-per-node` above `--ntasks`")  # 22.05.8 refuses some such jobs that fit
     nodes_from = "nodes" if nodes is not None else "nodelist" if nodelist else ""
     if nodes_min is None and ntasks and tasks_per_node:
         # the controller needs ceil(ntasks / ntasks-per-node) nodes (24.11.5 holds `-n 65

@@ -124,6 +124,11 @@ def per_node(need, shape, partition, config, tasks: int, extra_gpus: int = 0,
             cpus, option = need.cpus_per_gpu * gpus, "cpus-per-gpu"
     if need.mincpus is not None and need.mincpus > cpus:
         cpus, option = need.mincpus, "mincpus"
+    if need.mem == 0 and _max_mem_per_cpu(partition, config):
+        # all of the node's memory, at most MaxMemPerCPU per CPU: 24.11.5 refuses `-p lowmem -n 3 -c 3 --mem=0`
+        # ("CPU count per node can not be satisfied") on 48-CPU nodes of 192000 MB with MaxMemPerCPU=2000
+        if -(-shape.memory_mb // _max_mem_per_cpu(partition, config)) > usable:
+            return UNKNOWN
     cpus_lo, cpus_hi, raised = _cpus_for_memory(need, partition, config, cpus, tasks)
     if cpus_lo > usable:
         return Check(Verdict.NO, "cpus", f"{cpus_lo} CPUs", raised or option)

@@ -13,8 +13,6 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._fit import Kind, assessments
-from slurmspec.rules.cluster._where import anchor
 
 
 def _features_of(ctx: Context, partition) -> str:
@@ -60,6 +58,8 @@ def constraint_unsatisfiable(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.rules.cluster._fit import Kind, assessments
+    from slurmspec.rules.cluster._where import anchor
     for found in assessments(ctx):
         missing = found.of(Kind.NO_FEATURE)
         if not found.refused() or not missing:

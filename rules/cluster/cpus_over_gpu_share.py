@@ -11,7 +11,6 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._waste import asks, candidates, cpu_setting, names, plural, shared_nodes
 
 # Report only above this many times the node's CPUs per GPU: a little more than the share is common and harmless.
 FACTOR = 2
@@ -60,6 +59,7 @@ def cpus_over_gpu_share(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.rules.cluster._waste import asks, candidates, cpu_setting, names, plural, shared_nodes
     for ask in asks(ctx):
         if not ask.gpus or ask.cpus is None or not shared_nodes(ctx, ask):
             continue

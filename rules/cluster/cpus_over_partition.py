@@ -18,9 +18,6 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._limits import size_is_limit
-from slurmspec.rules.cluster._need import minimum_cpus, need_of, total_cpus
-from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome, runnable
 
 
 @rule("SB415", "cpus-over-partition", Severity.ERROR, Outcome.REFUSED)
@@ -63,6 +60,9 @@ def cpus_over_partition(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.rules.cluster._limits import size_is_limit
+    from slurmspec.rules.cluster._need import minimum_cpus, need_of, total_cpus
+    from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome, runnable
     profile = ctx.cluster
     for placement in runnable(ctx):
         if placement.down or not size_is_limit(ctx):

@@ -11,7 +11,6 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._waste import asks, candidates, names, partitions, plural
 
 
 @rule("SB453", "exclusive-small-request", Severity.WARNING, Outcome.WRONG)
@@ -57,6 +56,7 @@ def exclusive_small_request(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.rules.cluster._waste import asks, candidates, names, partitions, plural
     for ask in asks(ctx):
         if not ask.exclusive:
             continue

@@ -11,7 +11,6 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._waste import asks, candidates, names, plural
 
 
 def _nodes_needed(ask, shape) -> int | None:
@@ -69,6 +68,7 @@ def gpus_spread_over_nodes(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.rules.cluster._waste import asks, candidates, names, plural
     for ask in asks(ctx):
         if ask.gpus != 1 or ask.nodes is None or ask.nodes < 2 or ask.exclusive:
             continue

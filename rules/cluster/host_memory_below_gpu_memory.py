@@ -12,7 +12,6 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._waste import asks, candidates, gib, memory_setting, names, plural, size
 
 
 def _enough(ask, shape) -> int:
@@ -64,6 +63,7 @@ def host_memory_below_gpu_memory(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.rules.cluster._waste import asks, candidates, gib, memory_setting, names, plural, size
     for ask in asks(ctx):
         if not ask.gpus or not ask.memory_mb:
             continue

@@ -11,7 +11,6 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._waste import asks, candidates, gib, memory_setting, names, plural, shared_nodes, size
 
 # Report only above this many times the node's memory per GPU.
 FACTOR = 2
@@ -70,6 +69,7 @@ def memory_over_gpu_share(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.rules.cluster._waste import asks, candidates, gib, memory_setting, names, plural, shared_nodes, size
     for ask in asks(ctx):
         if not ask.gpus or ask.memory_mb is None or not shared_nodes(ctx, ask):
             continue

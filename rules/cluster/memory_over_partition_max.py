@@ -15,9 +15,6 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._limits import max_mem_per_node
-from slurmspec.rules.cluster._need import memory_per_node, need_of
-from slurmspec.rules.cluster._where import enforcement, limit_outcome, runnable, where
 
 
 @rule("SB414", "memory-over-partition-max", Severity.ERROR, Outcome.REFUSED)
@@ -60,6 +57,9 @@ def memory_over_partition_max(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.rules.cluster._limits import max_mem_per_node
+    from slurmspec.rules.cluster._need import memory_per_node, need_of
+    from slurmspec.rules.cluster._where import enforcement, limit_outcome, runnable, where
     for placement in runnable(ctx):
         need = need_of(placement.request, ctx.version)
         memory, option = memory_per_node(need)

@@ -13,19 +13,17 @@ a ``MaxMemPerCPU`` that raises the CPUs beyond a node, ``-C a*3`` with two
 
 from __future__ import annotations
 
-from slurmspec.cluster.hostlist import compress_hostlist
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._fit import Kind, assessments
-from slurmspec.rules.cluster._shape_fit import usable_cpus
-from slurmspec.rules.cluster._where import anchor
 
 NOT_AVAILABLE = "the controller refuses the job (\"Requested node configuration is not available\")"
 
 
 def _offer(ctx: Context, need, partition, what: str) -> str:
     """What the partition's best node offers in the dimension that falls short."""
+    from slurmspec.cluster.hostlist import compress_hostlist
+    from slurmspec.rules.cluster._shape_fit import usable_cpus
     shapes = ctx.cluster.shapes_in(partition)
     if not shapes:
         return "it has no nodes"
@@ -93,6 +91,8 @@ def no_node_fits(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.rules.cluster._fit import Kind, assessments
+    from slurmspec.rules.cluster._where import anchor
     for found in assessments(ctx):
         if not found.refused() or not found.of(Kind.NO):
             continue

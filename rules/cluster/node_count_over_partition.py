@@ -22,9 +22,6 @@ from slurmspec.gates import PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED
 from slurmspec.kinds import EnforcePartLimits, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._limits import node_count_problem, size_is_limit
-from slurmspec.rules.cluster._need import need_of
-from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome, runnable, where
 
 
 @rule("SB410", "node-count-over-partition", Severity.ERROR, Outcome.REFUSED)
@@ -70,14 +67,18 @@ def node_count_over_partition(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.rules.cluster._limits import node_count_problem, size_is_limit
+    from slurmspec.rules.cluster._need import need_of
+    from slurmspec.rules.cluster._where import enforcement, limit_outcome, runnable, where
     enforce = ctx.cluster.config.enforce_part_limits
     strict = enforce is not EnforcePartLimits.NO
     for placement in runnable(ctx):
         if placement.down:
             continue  # a DOWN partition makes the node counts inconsistent (_where.Placement.down)
         need = need_of(placement.request, ctx.version)  # sbatch lowers --nodes to a smaller --ntasks
-        if not need.nodes_from:
+        if need.nodes_from in ("", "ntasks"):
             _min_nodes_without_nodes(ctx, placement, strict)
+        if not need.nodes_from:
             continue
         setting = placement.request.get(need.nodes_from)
         low, high = need.nodes_min, need.nodes_max
@@ -85,11 +86,12 @@ def node_count_over_partition(ctx: Context) -> None:
             continue
         high = high if high is not None and high >= low else None
         sized = size_is_limit(ctx)
+        given = need.nodes_from != "ntasks"  # MinNodes is judged only on a count the script gives
         outcome = limit_outcome(ctx, placement.usable,
-                                lambda p: node_count_problem(p, low, high, strict, sized) is not None)
+                                lambda p: node_count_problem(p, low, high, strict, sized, given) is not None)
         if outcome is None:
             continue
-        problems = [node_count_problem(p, low, high, strict, sized) for p in placement.usable]
+        problems = [node_count_problem(p, low, high, strict, sized, given) for p in placement.usable]
         why = f"{'; '.join(p for p in problems if p)}; {enforcement(ctx, outcome)}"
         asked = where(setting) if need.nodes_from != "ntasks" else (
             f"{where(setting)} with `--ntasks-per-node={need.tasks_per_node}` needs {low} nodes")
@@ -98,6 +100,7 @@ def node_count_over_partition(ctx: Context) -> None:
 
 def _min_nodes_without_nodes(ctx: Context, placement, strict: bool) -> None:
     """A job without --nodes where a listed partition has MinNodes > 1 (see the module doc)."""
+    from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome
     if not strict:
         return
     if ctx.version >= PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED:

@@ -15,14 +15,10 @@ only. 24.11.5 accepts some ``--exclude`` lists mixing known and unknown names
 
 from __future__ import annotations
 
-from slurmspec.cluster.hostlist import compress_hostlist
 from slurmspec.gates import EXCLUDE_UNKNOWN_NAMES_UNCERTAIN
 from slurmspec.kinds import EnforcePartLimits, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._limits import node_check_reached
-from slurmspec.rules.cluster._need import need_of
-from slurmspec.rules.cluster._where import runnable, where
 
 
 @rule("SB411", "nodelist-not-in-partition", Severity.ERROR, Outcome.REFUSED)
@@ -64,6 +60,10 @@ def nodelist_not_in_partition(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.cluster.hostlist import compress_hostlist
+    from slurmspec.rules.cluster._limits import node_check_reached
+    from slurmspec.rules.cluster._need import need_of
+    from slurmspec.rules.cluster._where import runnable, where
     known = set(ctx.cluster.nodes)
     enforce = ctx.cluster.config.enforce_part_limits
     for placement in runnable(ctx):
@@ -81,7 +81,7 @@ def nodelist_not_in_partition(ctx: Context) -> None:
                     f"{where(setting)}: the cluster has no node {compress_hostlist(missing)}; the controller refuses"
                     " the job (\"Invalid node name specified\")",
                 )
-        if unknown or not need.nodelist or placement.down:
+        if unknown or not need.nodelist or placement.down or need.unsure:
             continue  # with a DOWN partition the node list is checked inconsistently (_where.Placement.down)
         lacking = [p for p in placement.usable if not set(need.nodelist) <= set(p.nodes)]
         if enforce is not EnforcePartLimits.ALL and (

@@ -17,8 +17,6 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._limits import access_refused
-from slurmspec.rules.cluster._where import enforcement, limit_outcome, runnable, where
 
 
 @rule("SB403", "partition-access-denied", Severity.ERROR, Outcome.REFUSED)
@@ -61,6 +59,8 @@ def partition_access_denied(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.rules.cluster._limits import access_refused
+    from slurmspec.rules.cluster._where import enforcement, limit_outcome, runnable, where
     for placement in runnable(ctx):
         for option, what in (("account", "accounts"), ("qos", "qos")):
             setting = placement.request.get(option)

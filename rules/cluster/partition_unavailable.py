@@ -14,7 +14,6 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._where import anchor, placements
 
 
 @rule("SB402", "partition-unavailable", Severity.ERROR, Outcome.REFUSED)
@@ -55,6 +54,7 @@ def partition_unavailable(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.rules.cluster._where import anchor, placements
     for placement in placements(ctx):
         if placement.unknown:
             continue  # SB401 says why it is refused

@@ -12,7 +12,6 @@ from slurmspec.kinds import Outcome, Severity, UntypedGpus
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.cluster._policy import partition_of, policies, shown, verdict
-from slurmspec.rules.cluster._waste import partitions
 from slurmspec.rules.traps._header import own
 
 _GPU_OPTIONS = ("gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket", "gres", "tres-per-task")
@@ -30,6 +29,7 @@ def _models(ctx: Context, request) -> str:
     """The GPU models of the job's partitions, for the message (empty without a profile)."""
     if ctx.cluster is None:
         return ""
+    from slurmspec.rules.cluster._waste import partitions
     found = []
     for partition in partitions(ctx, request) or ():
         for shape in ctx.cluster.shapes_in(partition):

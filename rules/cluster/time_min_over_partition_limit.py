@@ -13,11 +13,9 @@ refused when the time-min exceeds the MaxTime of every listed partition
 
 from __future__ import annotations
 
-from slurmspec.cluster.units import format_minutes
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._where import runnable, where
 
 
 @rule("SB405", "time-min-over-partition-limit", Severity.ERROR, Outcome.REFUSED)
@@ -59,6 +57,8 @@ def time_min_over_partition_limit(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.cluster.units import format_minutes
+    from slurmspec.rules.cluster._where import runnable, where
     for placement in runnable(ctx):
         setting = placement.request.get("time-min")
         minutes = getattr(setting.value, "minutes", None) if setting is not None else None

@@ -17,15 +17,13 @@ partition configuration not available now"). Measured on Slurm 22.05.8 and
 
 from __future__ import annotations
 
-from slurmspec.cluster.units import format_minutes
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._limits import asked_minutes, time_broken
-from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome, runnable, where
 
 
 def shown_minutes(minutes: float) -> str:
+    from slurmspec.cluster.units import format_minutes
     return "no time limit" if minutes == float("inf") else format_minutes(int(minutes))
 
 
@@ -68,6 +66,9 @@ def time_over_partition_limit(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.cluster.units import format_minutes
+    from slurmspec.rules.cluster._limits import asked_minutes, time_broken
+    from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome, runnable, where
     for placement in runnable(ctx):
         setting = placement.request.get("time")
         if setting is not None:

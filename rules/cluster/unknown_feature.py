@@ -12,8 +12,6 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster import _features
-from slurmspec.spec.locate import did_you_mean
 
 
 @rule("SB408", "unknown-feature", Severity.ERROR, Outcome.REFUSED)
@@ -53,6 +51,8 @@ def unknown_feature(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.rules.cluster import _features
+    from slurmspec.spec.locate import did_you_mean
     known = sorted({f for shape in ctx.cluster.shapes for f in shape.features})
     seen = set()
     for component in ctx.script.components:

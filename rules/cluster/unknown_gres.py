@@ -15,9 +15,6 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._limits import node_check_reached
-from slurmspec.rules.cluster._need import need_of
-from slurmspec.rules.cluster._where import runnable
 
 
 def offered(profile) -> dict[str, set]:
@@ -67,6 +64,9 @@ def unknown_gres(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.rules.cluster._limits import node_check_reached
+    from slurmspec.rules.cluster._need import need_of
+    from slurmspec.rules.cluster._where import runnable
     have = offered(ctx.cluster)
     types = {name: sorted(t for t in found if t) for name, found in have.items()}
     seen = set()

@@ -12,8 +12,6 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.cluster._where import placements
-from slurmspec.spec.locate import did_you_mean
 
 
 @rule("SB401", "unknown-partition", Severity.ERROR, Outcome.REFUSED)
@@ -53,6 +51,8 @@ def unknown_partition(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
+    from slurmspec.rules.cluster._where import placements
+    from slurmspec.spec.locate import did_you_mean
     known = [p.name for p in ctx.cluster.partitions]
     for placement in placements(ctx):
         for name in placement.unknown:

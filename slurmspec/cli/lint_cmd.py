@@ -229,6 +229,20 @@ def _lint_input(item: _Input, args: argparse.Namespace) -> tuple:
     return Excerpt.of(script, found), found, settings.fail_on, None
 
 
+def _collect_from_here() -> None:
+    """Turn the cycle collector back on (``main`` turned it off while the rules loaded).
+
+    What is alive now lives until the end (modules, rules, settings): frozen, the
+    collector never walks it again, and forked ``--jobs`` workers do not copy it by touching it.
+    """
+    import gc
+
+    if not gc.isenabled():
+        if gc.get_freeze_count() == 0:  # once: a caller running main() again must not pile up frozen garbage
+            gc.freeze()
+        gc.enable()
+
+
 def run(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.cluster.errors import ProfileError
     from slurmspec.lint.config import ConfigError
@@ -251,6 +265,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
         inputs = _inputs(args, config_cache)
     except (ConfigError, ProfileError) as exc:
         return error(str(exc))
+    _collect_from_here()
     from slurmspec.invocation.arguments import invocation_of
 
     args.invocation, problem = invocation_of(args, ((i.settings.version, i.shown) for i in inputs if i.settings))
