@@ -129,6 +129,11 @@ def _partition_fit(ctx: Context, need, partition) -> Fit:
                    f" ({total_cpus(profile, partition)} CPUs) give")
     if not candidates:
         return Fit(partition, Kind.NO, detail="`--exclude` leaves no node")
+    for feature in counts:
+        having = sum(1 for n in candidates if feature.name in profile.shape_of(n).features)
+        if having < feature.count:
+            return Fit(partition, Kind.NO, None, f"{having} of its nodes have `{feature.name}`,"
+                       f" `{feature.name}*{feature.count}` needs {feature.count}")
     if need.ntasks and need.tasks_per_node is None and not (need.nodes_min == need.nodes_max == 1):
         if need.gpus_total is not None or required or counts:
             return Fit(partition, Kind.UNKNOWN)

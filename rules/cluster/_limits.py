@@ -108,7 +108,10 @@ def node_check_reached(ctx: Context, placement, need) -> bool | None:
     if placement.down:
         return False
     if need.nodes_from in ("", "ntasks") and any(p.min_nodes > 1 for p in placement.usable):
-        return None  # how a job without --nodes meets MinNodes differs by release and options (SB410)
+        # Without --nodes the controller raises the job to MinNodes (22.05.8 and 24.11.5 accept `-p long`);
+        # but 22.05's sbatch sets a node count itself next to --ntasks-per-node, which MinNodes then holds.
+        if ctx.version < PARTITION_SIZE_CHECKED_WITH_NODES and need.tasks_per_node is not None:
+            return None
     enforce = ctx.cluster.config.enforce_part_limits
     if enforce is EnforcePartLimits.ALL:
         return True

@@ -77,6 +77,10 @@ _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 _BRACED = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:?[-=+?])?")
 _HEREDOC = re.compile(r"<<(-?)[ \t]*(['\"]?)([A-Za-z_.\-][A-Za-z0-9_.\-]*)\2")
 _WORD_START = " \t\n;&|()<>"
+# The characters each quoting state reacts to; the scan jumps over the others.
+_NEXT_UNQUOTED = re.compile(r"[\\$\"'#<\n]").search
+_NEXT_IN_DQUOTE = re.compile(r'[\\$"]').search
+_NEXT_IN_SQUOTE = re.compile(r"['$]").search
 
 
 class _Scan:
@@ -95,6 +99,10 @@ class _Scan:
         opened = start  # where the open quote started
         pending: list[tuple[bool, bool, str]] = []  # here-documents to read: (strip tabs, quoted, delimiter)
         while i < n:
+            found = (_NEXT_IN_SQUOTE if squote else _NEXT_IN_DQUOTE if dquote else _NEXT_UNQUOTED)(source, i)
+            if found is None:
+                break
+            i = found.start()
             c = source[i]
             if squote:
                 if c == "'":

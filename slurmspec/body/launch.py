@@ -154,9 +154,12 @@ def _env(a: Assignment, where: _Where, context: tuple[str, ...]) -> EnvAssignmen
 
 
 def _where(cmd: Command, index: LineIndex, lo: int, hi: int) -> _Where:
-    base = _Where(index, lo, hi, (cmd.start, cmd.end))
-    env = tuple(_env(a, base, cmd.context) for a in cmd.assignments)
-    return attrs.evolve(base, env=env, backgrounded=cmd.background, piped=cmd.piped, context=cmd.context)
+    statement = (cmd.start, cmd.end)
+    env: tuple[EnvAssignment, ...] = ()
+    if cmd.assignments:  # they need only the bounds: a plain second construction beats attrs.evolve
+        base = _Where(index, lo, hi, statement)
+        env = tuple(_env(a, base, cmd.context) for a in cmd.assignments)
+    return _Where(index, lo, hi, statement, env, cmd.background, cmd.piped, cmd.context)
 
 
 def analyse_body(body: str, offset: int, index: LineIndex, *, strict: bool = False) -> BodyInfo:

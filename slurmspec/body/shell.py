@@ -62,6 +62,8 @@ _OP = re.compile(
     r"|<<<|<<-|<<|<>|<&|<|>>|>&|>\||>"
 )
 _FD = re.compile(r"[0-9]+(?=[<>])")
+# After a plain run these always end the word (``<`` and ``>`` may open ``<(...)``: not here).
+_ENDS_PLAIN_WORD = frozenset(" \t\r\f\v\n;&|()")
 _REDIRS = frozenset({"<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">&", ">|", ">", "&>", "&>>"})
 # Inside $( ), ${ } and backticks only quotes and escapes can hide a closing bracket.
 
@@ -69,8 +71,15 @@ _REDIRS = frozenset({"<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">&", ">|", ">",
 def _scan_word(text: str, i: int) -> tuple[int, str, bool, bool]:
     """Scan the word at ``i``; return (end, value, quoted, expands)."""
     n = len(text)
-    parts: list[str] = []
     quoted = expands = False
+    m = _PLAIN.match(text, i)
+    if m is None:
+        parts: list[str] = []
+    else:  # most words are plain, and a blank or an operator ends them
+        i = m.end()
+        if i == n or text[i] in _ENDS_PLAIN_WORD:
+            return i, m.group(), False, False
+        parts = [m.group()]
     while i < n:
         m = _PLAIN.match(text, i)
         if m:
@@ -202,6 +211,10 @@ def tokenize(text: str, base: int = 0, posmap: Sequence[int] | None = None) -> l
             heredocs.append((value, want_delim))
             want_delim = None
         i = end
+    if posmap is None:  # offsets are base + i: no per-token call (every word of every body comes here)
+        return [Op(data[0], data[1], base + s, base + e) if kind == "op"
+                else Word(data[0], data[1], base + s, base + e, data[2], data[3])
+                for kind, s, e, data in local]
     return [_absolute(kind, s, e, data, base, posmap) for kind, s, e, data in local]
 
 

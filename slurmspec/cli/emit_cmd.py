@@ -76,7 +76,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     except UnicodeDecodeError as exc:
         spec_problem(name, 1, 1, f"a TOML file must be UTF-8 ({exc.reason} at byte {exc.start})")
         return EXIT_ERROR
-    from slurmspec.cluster.profile import ProfileError
+    from slurmspec.cluster.errors import ProfileError  # not .profile: its model is needed only with a profile
     from slurmspec.lint.config import ConfigError
 
     try:

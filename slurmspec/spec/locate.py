@@ -9,7 +9,6 @@ when it cannot tell, it falls back to the section header, then to line 1.
 
 from __future__ import annotations
 
-import difflib
 import re
 from typing import Iterable, Sequence
 
@@ -76,5 +75,7 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     key = word.lower().replace("-", "_")
     if key in lowered:
         return f"; did you mean `{lowered[key]}`?"
+    import difflib  # only for a spec with a mistake: not on every emit
+
     close = difflib.get_close_matches(key, list(lowered), n=1, cutoff=0.6)
     return f"; did you mean `{lowered[close[0]]}`?" if close else ""
