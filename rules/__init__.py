@@ -94,7 +94,7 @@ FAMILIES = {
         "partition_access",
         "time_over_partition_limit",
         "time_min_over_partition_limit",
-        "no_node_fits",
+        "request_exceeds_nodes",
         "unknown_gres",
         "unknown_feature",
         "constraint_unsatisfiable",

@@ -1,18 +1,29 @@
-"""``@frozen`` and ``@define``: attrs' own, with one shared ``__repr__`` instead of one compiled per class.
+"""``@frozen`` and ``@define``: attrs' own, with shared ``__repr__``, ``__eq__`` and ``__hash__``.
 
-attrs writes out and compiles the source of a ``__repr__`` for each class as it
-is defined. With a hundred model classes imported on every run, that was a
-tenth of a cold ``slurmspec lint``. The shared method prints exactly what
-attrs' would (``Span(start=0, end=3, ...)``, honouring ``field(repr=False)``
-and ``field(repr=callable)``); a class that asks for ``repr=False`` or writes
-its own ``__repr__`` keeps that. ``as_tuple`` is the ``converter=tuple`` of the
-models as a plain function: attrs inspects a converter's signature, which for
-the builtin ``tuple`` takes ten times as long.
+attrs writes out and compiles the source of a ``__repr__``, an ``__eq__`` and
+(for a frozen class) a ``__hash__`` for each class as it is defined. With a
+hundred model classes imported on every run, compiling them was about a fifth
+of a cold ``slurmspec lint``. The shared methods do what attrs' would:
+
+- ``__repr__`` prints ``Span(start=0, end=3, ...)``, honouring
+  ``field(repr=False)`` and ``field(repr=callable)``;
+- ``__eq__`` compares instances of the same class field by field (``NotImplemented``
+  for another class), leaving out ``field(eq=False)`` and comparing
+  ``key(value)`` for ``field(eq=key)``;
+- ``__hash__`` (frozen classes) hashes the fields ``__eq__`` compares, or those
+  ``field(hash=...)`` picks; a mutable class stays unhashable, as with attrs.
+
+A class that asks for ``repr=False``/``eq=False``, for ordering, ``unsafe_hash``
+or ``cache_hash``, or that writes its own method, gets attrs' behaviour instead.
+``as_tuple`` is the ``converter=tuple`` of the models as a plain function: attrs
+inspects a converter's signature, which for the builtin ``tuple`` takes ten
+times as long.
 """
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from operator import attrgetter
+from typing import Any, Callable, Iterable
 
 import attrs
 
@@ -32,20 +43,76 @@ def _repr(self) -> str:
     return f"{type(self).__qualname__.rsplit('>.', 1)[-1]}({', '.join(shown)})"
 
 
-def _shared_repr(make, name: str):
+_EQ_KEYS: dict[type, Callable[[Any], tuple]] = {}
+_HASH_KEYS: dict[type, Callable[[Any], tuple]] = {}
+
+
+def _key_of(fields: list) -> Callable[[Any], tuple]:
+    """A function giving the values of ``fields`` (each through its ``eq`` key, if any) as a tuple."""
+    if any(field.eq_key is not None for field in fields):
+        pairs = [(field.name, field.eq_key) for field in fields]
+        return lambda obj: tuple(getattr(obj, name) if key is None else key(getattr(obj, name))
+                                 for name, key in pairs)
+    if len(fields) > 1:
+        return attrgetter(*(field.name for field in fields))  # a tuple, built in C
+    if fields:
+        one = attrgetter(fields[0].name)
+        return lambda obj: (one(obj),)
+    return lambda obj: ()
+
+
+def _eq_key(cls: type) -> Callable[[Any], tuple]:
+    key = _EQ_KEYS.get(cls)
+    if key is None:
+        key = _EQ_KEYS[cls] = _key_of([field for field in cls.__attrs_attrs__ if field.eq])
+    return key
+
+
+def _eq(self, other: object) -> bool:
+    if other.__class__ is not self.__class__:
+        return NotImplemented
+    key = _EQ_KEYS.get(self.__class__) or _eq_key(self.__class__)
+    return key(self) == key(other)
+
+
+def _hash(self) -> int:
+    cls = self.__class__
+    key = _HASH_KEYS.get(cls)
+    if key is None:
+        hashed = [field for field in cls.__attrs_attrs__ if (field.eq if field.hash is None else field.hash)]
+        key = _HASH_KEYS[cls] = _key_of(hashed)
+    return hash((cls.__qualname__, key(self)))
+
+
+_OWN_HASHING = ("order", "unsafe_hash", "hash", "cache_hash")
+
+
+def _shares_eq(cls: type, options: dict) -> bool:
+    return (options.get("eq", True) is True and not any(options.get(name) for name in _OWN_HASHING)
+            and "__eq__" not in cls.__dict__ and "__hash__" not in cls.__dict__)
+
+
+def _shared_methods(make, name: str, frozen_by_default: bool):
     def decorate(maybe_cls=None, /, **options):
         def wrap(cls):
-            if options.get("repr", True) is False or "__repr__" in cls.__dict__:
-                return make(cls, **options)  # no repr, or the class's own (attrs keeps it)
-            made = make(cls, **{**options, "repr": False})
-            made.__repr__ = _repr
+            asked, shared = dict(options), {}
+            if options.get("repr", True) is not False and "__repr__" not in cls.__dict__:
+                asked["repr"], shared["__repr__"] = False, _repr
+            if _shares_eq(cls, options):
+                asked["eq"], shared["__eq__"] = False, _eq
+                # attrs: a frozen class with eq hashes by value; a mutable one is unhashable.
+                shared["__hash__"] = _hash if options.get("frozen", frozen_by_default) else None
+            made = make(cls, **asked)
+            for method, function in shared.items():
+                setattr(made, method, function)
             return made
 
         return wrap if maybe_cls is None else wrap(maybe_cls)
 
-    decorate.__name__, decorate.__doc__ = name, f"``attrs.{name}`` with the shared ``__repr__``."
+    decorate.__name__ = name
+    decorate.__doc__ = f"``attrs.{name}`` with the shared ``__repr__``, ``__eq__`` and ``__hash__``."
     return decorate
 
 
-frozen = _shared_repr(attrs.frozen, "frozen")
-define = _shared_repr(attrs.define, "define")
+frozen = _shared_methods(attrs.frozen, "frozen", True)
+define = _shared_methods(attrs.define, "define", False)

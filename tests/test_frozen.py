@@ -1,4 +1,4 @@
-"""``slurmspec.frozen``: the shared ``__repr__`` prints what attrs' compiled one prints."""
+"""``slurmspec.frozen``: the shared ``__repr__``, ``__eq__`` and ``__hash__`` behave as attrs' compiled ones."""
 
 from __future__ import annotations
 
@@ -69,3 +69,61 @@ def test_a_class_may_keep_its_own_repr_or_none():
     thing.value = 2
     assert repr(thing) == "mine"
     assert repr(Quiet(1)).startswith("<")
+
+
+def _compared(make):
+    class Reading:
+        value: int
+        unit: str = attrs.field(default="s", eq=str.lower)
+        note: str = attrs.field(default="", eq=False)
+        tags: tuple = attrs.field(default=(), hash=False)
+
+    return make(Reading)
+
+
+def test_the_shared_equality_and_hash_are_attrs_ones():
+    pairs = [((1,), (1,)), ((1, "S"), (1, "s")), ((1, "s", "a"), (1, "s", "b")), ((1,), (2,)),
+             ((1, "s"), (1, "m")), ((1, "s", "", (1,)), (1, "s", "", (2,))), ((1, "s", "", (1,)), (1, "s", "", (1,)))]
+    made_by_attrs, made_here = _compared(attrs.frozen), _compared(frozen)
+    for left, right in pairs:
+        theirs, ours = made_by_attrs(*left) == made_by_attrs(*right), made_here(*left) == made_here(*right)
+        assert ours == theirs, (left, right)
+        assert (made_here(*left) != made_here(*right)) == (not theirs)
+        if theirs:
+            assert hash(made_here(*left)) == hash(made_here(*right))
+    assert made_here(1) != made_by_attrs(1)  # another class is never equal, as with attrs
+    assert made_here(1).__eq__(1) is NotImplemented
+
+
+def test_a_mutable_class_compares_by_value_and_is_unhashable():
+    Reading = _compared(define)
+    first, second = Reading(1), Reading(1)
+    assert first == second
+    second.value = 2
+    assert first != second
+    try:
+        hash(first)
+    except TypeError:
+        pass
+    else:
+        raise AssertionError("a mutable attrs class with eq must be unhashable")
+
+
+def test_a_class_may_keep_its_own_equality_or_none():
+    @frozen
+    class Loose:
+        value: int
+
+        def __eq__(self, other: object) -> bool:
+            return True
+
+        __hash__ = object.__hash__
+
+    @frozen(eq=False)
+    class Identity:
+        value: int
+
+    assert Loose(1) == Loose(2)
+    assert Identity(1) != Identity(1)
+    one = Identity(1)
+    assert one == one and {one: 1}[one] == 1

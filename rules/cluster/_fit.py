@@ -125,20 +125,24 @@ def _partition_fit(ctx: Context, need, partition) -> Fit:
     if wanted > len(partition.nodes) or (cpus is not None and cpus > total_cpus(profile, partition)):
         if size_is_limit(ctx):
             return Fit(partition, Kind.TOO_FEW)  # a partition limit (SB410, SB415), judged by EnforcePartLimits
-        return Fit(partition, Kind.NO, detail=f"the job needs more than its {len(partition.nodes)} nodes"
-                   f" ({total_cpus(profile, partition)} CPUs) give")
+        count = len(partition.nodes)
+        return Fit(partition, Kind.NO, detail=f"the job needs {wanted} node{'s' if wanted != 1 else ''}"
+                   f"{f' and {cpus} CPUs' if cpus else ''}; it has {count} node{'s' if count != 1 else ''}"
+                   f" and {total_cpus(profile, partition)} CPUs")
     if not candidates:
         return Fit(partition, Kind.NO, detail="`--exclude` leaves no node")
+    if len(candidates) < wanted <= len(members):
+        return Fit(partition, Kind.NO_FEATURE)  # `-p gpu -N 2 -C mixed` with one such node (22.05.8, 24.11.5)
     for feature in counts:
         having = sum(1 for n in candidates if feature.name in profile.shape_of(n).features)
         if having < feature.count:
             return Fit(partition, Kind.NO, None, f"{having} of its nodes have `{feature.name}`,"
                        f" `{feature.name}*{feature.count}` needs {feature.count}")
-    if need.ntasks and need.tasks_per_node is None and not (need.nodes_min == need.nodes_max == 1):
+    if (need.ntasks or 0) > 1 and need.tasks_per_node is None and not (need.nodes_min == need.nodes_max == 1):
         if need.gpus_total is not None or required or counts:
             return Fit(partition, Kind.UNKNOWN)
         return _spread(ctx, need, partition, candidates, "tasks")
-    if need.gpus_total is not None and not (need.nodes_min == need.nodes_max == 1):
+    if need.gpus_total is not None and need.gpus_total.count > 1 and not (need.nodes_min == need.nodes_max == 1):
         if required or counts:
             return Fit(partition, Kind.UNKNOWN)
         return _spread(ctx, need, partition, candidates, "gpus")
@@ -230,6 +234,11 @@ def _spread(ctx: Context, need, partition, candidates: list[str], unit: str) -> 
         return Fit(partition, Kind.UNKNOWN)
     if sum(low[:limit]) >= total and sum(1 for c in low if c) >= least:
         return Fit(partition, Kind.FITS)
+    if not any(high):  # not even one task (GPU) fits on a node: say why, as for a single node
+        extra, gpu_type = _extra_gpus(need, 1) if unit == "tasks" else (1, need.gpus_total.type)
+        check = per_node(need, profile.shape_of(candidates[0]), partition, profile.config, 1, extra, gpu_type)
+        if check.verdict is Verdict.NO:
+            return Fit(partition, Kind.NO, check)
     if sum(high[:limit]) < total or sum(1 for c in high if c) < least:
         what = "tasks" if unit == "tasks" else "GPUs"
         return Fit(partition, Kind.NO, None, f"at most {sum(high[:limit])} of the {total} {what} fit on the"

@@ -54,7 +54,7 @@ def node_count_problem(p, low: int, high: int | None, strict: bool, size_limit: 
     if p.max_nodes is not None and low > p.max_nodes:
         return f"partition {p.name} allows at most {p.max_nodes} nodes per job (MaxNodes)"
     if size_limit and low > len(p.nodes):
-        return f"partition {p.name} has {len(p.nodes)} nodes"
+        return f"partition {p.name} has {len(p.nodes)} node{'s' if len(p.nodes) != 1 else ''}"
     if minimum and p.min_nodes > 1 and low < p.min_nodes:
         return f"partition {p.name} needs at least {p.min_nodes} nodes per job (MinNodes)"
     if strict and high is not None and p.max_nodes is not None and high > p.max_nodes:

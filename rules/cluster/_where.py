@@ -62,9 +62,10 @@ class Placement:
         `-p cpu,down --mem=300G`, which pends; 24.11.5 accepts both, and even
         `-p down -N 5` on a 2-node partition under EnforcePartLimits=ALL; with a
         DOWN partition in a longer list even `--time` over another partition's
-        MaxTime is accepted under ALL (`-p down,cpu` and `-p cpu,down`). The node
-        rules stay silent for such a job, and the limit rules for such a list
-        (SB402 says the partition is down).
+        MaxTime is accepted under ALL (`-p down,cpu` and `-p cpu,down`), and
+        `-p down -t 04:01:00` (MaxTime=04:00:00) is refused but accepted with a
+        `--time-min`. The node and limit rules stay silent for such a job (SB402
+        says the partition is down).
         """
         return any(p.state.upper() == "DOWN" for p in self.usable)
 
@@ -128,8 +129,8 @@ def limit_outcome(ctx: Context, partitions: tuple, breaks: Callable[[object], bo
     are broken; ``NO`` accepts the job and leaves it pending when all are
     broken (measured on 22.05.8 and 24.11.5, see the module doc).
     """
-    if len(partitions) > 1 and any(p.state.upper() == "DOWN" for p in partitions):
-        return None  # a DOWN partition in the list: limits are not enforced at submission (Placement.down)
+    if any(p.state.upper() == "DOWN" for p in partitions):
+        return None  # a DOWN partition: limits are not enforced consistently at submission (Placement.down)
     broken = [p for p in partitions if breaks(p)]
     if not broken:
         return None

@@ -30,7 +30,7 @@ def array_over_max_array_size(ctx: Context) -> None:
     ## Example
     ```sbatch
     #!/bin/bash
-    #SBATCH --array=1-5000
+    #SBATCH --array=1-1000
     #SBATCH --time=00:10:00
     srun ./app "$SLURM_ARRAY_TASK_ID"
     ```
@@ -63,13 +63,13 @@ def array_over_max_array_size(ctx: Context) -> None:
         top = max(r.last for r in ranges)
         step = max(r.step for r in ranges)
         if top >= limit:
-            what = f"its largest index is {top}"
+            what = f"its largest index, {top},"
         elif step >= limit:
-            what = f"its step {step} is"
+            what = f"its step, {step},"
         else:
             continue
         ctx.report(
             "SB412", setting.directive.span,
-            f"`--array={setting.raw}`: {what} at least the cluster's MaxArraySize={limit} (indexes go up to"
+            f"`--array={setting.raw}`: {what} is not below the cluster's MaxArraySize={limit} (indexes go up to"
             f" {limit - 1}); the controller refuses the job (\"Invalid job array specification\")",
         )

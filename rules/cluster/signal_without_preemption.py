@@ -28,7 +28,7 @@ def signal_without_preemption(ctx: Context) -> None:
     warning (`--signal=B:USR1@300`) was probably meant.
 
     ## Example
-    ```sbatch
+    ```sbatch 24.11
     #!/bin/bash
     #SBATCH --signal=R:USR1@300
     #SBATCH --time=01:00:00
@@ -36,7 +36,7 @@ def signal_without_preemption(ctx: Context) -> None:
     ```
 
     ## Use instead
-    ```sbatch
+    ```sbatch 24.11
     #!/bin/bash
     #SBATCH --signal=B:USR1@300
     #SBATCH --time=01:00:00

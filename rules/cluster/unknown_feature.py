@@ -14,6 +14,16 @@ from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 
 
+def _suggestion(name: str, known: list[str]) -> str:
+    """`; did you mean `a100`?` when a known feature is the name in another case or inside it (`A100-80`).
+
+    No guess by spelling distance: `h100` is one letter from `v100`, and a different GPU.
+    """
+    low = name.lower()
+    found = [k for k in known if k.lower() == low] or [k for k in known if len(k) > 1 and k.lower() in low]
+    return f"; did you mean `{max(found, key=len)}`?" if found else ""
+
+
 @rule("SB408", "unknown-feature", Severity.ERROR, Outcome.REFUSED)
 def unknown_feature(ctx: Context) -> None:
     """
@@ -52,7 +62,7 @@ def unknown_feature(ctx: Context) -> None:
     if ctx.cluster is None:
         return
     from slurmspec.rules.cluster import _features
-    from slurmspec.spec.locate import did_you_mean
+
     known = sorted({f for shape in ctx.cluster.shapes for f in shape.features})
     seen = set()
     for component in ctx.script.components:
@@ -65,6 +75,6 @@ def unknown_feature(ctx: Context) -> None:
         for name in unknown:
             ctx.report(
                 "SB408", setting.directive.span,
-                f"no node of the cluster has the feature `{name}`{did_you_mean(name, known)}; the controller refuses"
+                f"no node of the cluster has the feature `{name}`{_suggestion(name, known)}; the controller refuses"
                 f" the job (\"Invalid feature specification\"); its features are {', '.join(known) or 'none'}",
             )

@@ -14,6 +14,7 @@ __all__ = ["line_end", "close_quote", "ansi_close", "balanced", "dquote"]
 
 _MAX_LINES = 64  # longest $( ... ) we look for a closing bracket in
 _INERT = {")": re.compile(r"[^()'\"\\`]+"), "}": re.compile(r"[^{}'\"\\`]+")}
+_DQUOTE_SPECIAL = re.compile(r'["\\$`]').search  # what ends or changes "...": the rest is literal
 
 
 def line_end(text: str, i: int) -> int:
@@ -23,6 +24,8 @@ def line_end(text: str, i: int) -> int:
 
 def close_quote(text: str, i: int, quote: str) -> int:
     """Index of the quote closing the one at ``i`` (escapes honoured except in '...'); -1 if none."""
+    if quote == "'":  # nothing escapes inside '...'
+        return text.find("'", i + 1)
     j = i + 1
     n = len(text)
     while j < n:
@@ -93,6 +96,12 @@ def dquote(text: str, i: int, out: list[str]) -> tuple[int, bool]:
     j = i + 1
     expands = False
     while j < n:
+        special = _DQUOTE_SPECIAL(text, j)
+        if special is None:
+            break
+        if special.start() > j:  # a run of ordinary characters, kept as one piece
+            out.append(text[j:special.start()])
+            j = special.start()
         c = text[j]
         if c == '"':
             return j + 1, expands

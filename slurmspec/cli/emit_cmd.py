@@ -19,8 +19,8 @@ broken spec: exit 2 at the key that asks for it, nothing written
 from __future__ import annotations
 
 import argparse
+import os
 import sys
-from pathlib import Path
 from typing import IO
 
 from slurmspec.cli.common import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, read_input, version_arg
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
         for problem in exc.problems:
             spec_problem(name, problem.line, problem.column, problem.message)
         return EXIT_ERROR
-    base = Path(args.path).parent if args.path != "-" else Path.cwd()
+    base = os.path.dirname(args.path) if args.path != "-" else os.getcwd()  # no pathlib: 3 ms of every emit
     form = None
     if cluster is not None or policy is not None:
         form, problems = _fit(spec, cluster, policy)
@@ -116,7 +116,8 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     refused = False if args.no_check else _check(found, args.output or "<emitted>")
     if args.output:
         try:
-            Path(args.output).write_text(script)
+            with open(args.output, "w") as written:
+                written.write(script)
         except OSError as exc:
             sys.stderr.write(f"slurmspec: error: {args.output}: cannot write: {exc.strerror or exc}\n")
             return EXIT_ERROR
@@ -134,8 +135,8 @@ def _cluster(args: argparse.Namespace):
     if args.config:
         config = load_config(args.config)
     elif not args.no_config:
-        start = Path(args.path).parent if args.path != "-" else Path.cwd()
-        found = find_config(str(start))
+        start = os.path.dirname(args.path) if args.path != "-" else os.getcwd()
+        found = find_config(start)
         config = load_config(found) if found is not None else None
     cluster = load_cluster(args.cluster or (config.cluster if config is not None else None), {})
     policy = config.policy if config is not None else None

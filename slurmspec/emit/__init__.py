@@ -8,7 +8,7 @@ convert trusts it only if re-emitting those sections reproduces the body.
 from __future__ import annotations
 
 import json
-from pathlib import Path
+import os
 
 from slurmspec.spec.model import Spec
 from slurmspec.version import NEWEST, Version
@@ -17,7 +17,7 @@ MARKER = "# slurmspec-spec: "
 BODY_SECTIONS = ("launch", "env", "staging", "checkpoint", "monitor", "chain")
 
 
-def emit(spec: Spec, base: Path | None = None, version: Version = NEWEST, gpu_form=None) -> str:
+def emit(spec: Spec, base: str | os.PathLike | None = None, version: Version = NEWEST, gpu_form=None) -> str:
     """The script text for Slurm ``version``. ``base`` is the folder a ``[body] file`` is relative to;
     ``gpu_form`` is how the cluster wants the GPUs written (``slurmspec.emit.cluster_fit.gpu_form``)."""
     from slurmspec.emit.header import header_lines
@@ -27,8 +27,10 @@ def emit(spec: Spec, base: Path | None = None, version: Version = NEWEST, gpu_fo
     if body is not None:
         if "script" in body:
             return text + body.get("script")
+        from pathlib import Path  # only for a [body] file: importing it costs a few percent of an emit
+
         path = Path(body.get("file"))
-        return text + ((base / path) if base is not None and not path.is_absolute() else path).read_text()
+        return text + ((Path(base) / path) if base is not None and not path.is_absolute() else path).read_text()
     return text + generated_body(spec, version)
 
 

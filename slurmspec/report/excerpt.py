@@ -13,8 +13,10 @@ from typing import Iterable, Mapping
 
 import attrs
 
+from slurmspec.frozen import frozen
 
-@attrs.frozen(repr=False)
+
+@frozen(repr=False)
 class Excerpt:
     # Physical line number (1-based) -> its text without the newline.
     lines: Mapping[int, str]

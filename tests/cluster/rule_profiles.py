@@ -55,4 +55,6 @@ def policy_named(name: str):
 
 @lru_cache(maxsize=1)
 def docs_cluster():
-    return attrs.evolve(profile_named("lab+gpu-memory"), policy=policy_named(DOCS_POLICY))
+    from tests.cluster.doc_limits import with_limits  # partitions and limits SB402/SB403/SB412/SB414 show
+
+    return attrs.evolve(with_limits(profile_named("lab+gpu-memory")), policy=policy_named(DOCS_POLICY))

@@ -1,4 +1,4 @@
-"""SB406: no node of the job's partitions can hold what it asks of one node.
+"""SB406: the request exceeds what any node of the job's partitions can hold.
 
 The controller refuses a job that no node of any of its partitions can run,
 whatever ``EnforcePartLimits`` says: "Requested node configuration is not
@@ -47,8 +47,8 @@ def _offer(ctx: Context, need, partition, what: str) -> str:
     return f"its nodes have {', '.join(layouts)}"
 
 
-@rule("SB406", "no-node-fits", Severity.ERROR, Outcome.REFUSED)
-def no_node_fits(ctx: Context) -> None:
+@rule("SB406", "request-exceeds-nodes", Severity.ERROR, Outcome.REFUSED)
+def request_exceeds_nodes(ctx: Context) -> None:
     """
     ## What it does
     With a cluster profile, finds a job that no node of its partitions can hold: more CPUs per node
@@ -65,7 +65,7 @@ def no_node_fits(ctx: Context) -> None:
     ```sbatch
     #!/bin/bash
     #SBATCH --partition=gpu
-    #SBATCH --gpus-per-node=8
+    #SBATCH --gpus-per-node=16
     #SBATCH --time=01:00:00
     srun ./train
     ```
@@ -74,7 +74,7 @@ def no_node_fits(ctx: Context) -> None:
     ```sbatch
     #!/bin/bash
     #SBATCH --partition=gpu
-    #SBATCH --gpus-per-node=4
+    #SBATCH --gpus-per-node=8
     #SBATCH --time=01:00:00
     srun ./train
     ```
