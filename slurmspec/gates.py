@@ -136,7 +136,7 @@ PARTITION_SIZE_CHECKED_WITH_NODES: Version = (24, 11)
 # (`-c 3 --mem-per-cpu=64001` on a 2-thread node with 256000 MB is refused: 4 CPUs); 24.11.5 does it only
 # sometimes (-c 1 and -c 5 rounded, -c 3 not). Releases from 23.02 on are treated as "either way".
 MEM_PER_CPU_WHOLE_CORES_UNCERTAIN: Version = (23, 2)
-# --exclude with a name the cluster lacks: 22.05.8 always refuses ("Invalid node name specified"); 24.11.5 refuses
-# `-x nonode` and `-x a100-01,nonode` but accepts `-x nonode,c48-01`. From 23.02 (releases between unchecked) only
-# a list of unknown names is judged.
-EXCLUDE_UNKNOWN_NAMES_UNCERTAIN: Version = (23, 2)
+# --exclude/--nodelist with a name the cluster lacks: 22.05.8 always refuses ("Invalid node name specified");
+# 24.11.5 refuses `-x nonode` and `-x a100-01,nonode` but accepts `-x nonode,c48-01` and
+# `-w a100-01,smt-01,nonode`. From 23.02 (releases between unchecked) only a list of unknown names is judged.
+NODE_LIST_UNKNOWN_NAMES_UNCERTAIN: Version = (23, 2)

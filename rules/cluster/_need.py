@@ -80,6 +80,7 @@ class Need:
     settings: dict  # option name -> Setting, for messages
     unsure: tuple[str, ...]  # what the rules do not model in this request
     whole_cores: bool = False  # --mem-per-cpu is charged for whole cores (22.05; later releases: either way)
+    nodelist_conflict: bool = False  # --nodelist names more nodes than --nodes or --ntasks allow
 
     @property
     def gpu_asks(self) -> tuple[GresAsk, ...]:
@@ -144,6 +145,10 @@ def _layout(request, unsure: list[str]) -> tuple[int | None, int | None, int | N
     if extra is not None:
         # 24.11.5 refuses `-N 1 -c 3 --mem=96001 -B 2:16:2` on a partition with a 2×16×2 node of 256000 MB
         unsure.append(f"`--extra-node-info={extra.raw}`")
+    if threads_min is not None and threads_min > 1:
+        # 22.05.8 refuses `-w c48-01 --threads-per-core=2` on a one-thread node but accepts `-N 3 -c 64
+        # --threads-per-core=2` where only two nodes have two threads per core
+        unsure.append(f"`--threads-per-core={threads_min}`")
     threads = threads_min
     hint = request.get("hint")
     if hint is not None and threads is None:
@@ -173,13 +178,14 @@ def need_of(request, version) -> Need:
             nodes_min, nodes_max = lo, (hi if isinstance(hi, int) and hi > 0 else None)
     ntasks = _int(request.get("ntasks")) or None
     nodelist = _hosts(request.get("nodelist"), unsure)
+    conflict = False
     if nodelist:
         # every listed node is allocated: the node count is at least their number (src/sbatch/opt.c 22.05;
         # the controller from 23.02)
-        if nodes_max is not None and nodes_max < len(nodelist):
-            unsure.append("a `--nodelist` longer than `--nodes`")
-        if ntasks is not None and ntasks < len(nodelist):
-            unsure.append("a `--nodelist` longer than `--ntasks`")  # 24.11.5 accepts one naming another partition's node
+        # 24.11.5 accepts such lists even naming another partition's node or more nodes than MaxNodes
+        conflict = (nodes_max is not None and nodes_max < len(nodelist)) or (ntasks is not None and ntasks < len(nodelist))
+        if conflict:
+            unsure.append("a `--nodelist` longer than `--nodes` or `--ntasks`")
         nodes_min = max(nodes_min or 0, len(nodelist))
     if ntasks is not None and nodes_min is not None and ntasks < nodes_min:
         # sbatch: "can't run 1 processes on 3 nodes, setting nnodes to 1" (src/sbatch/opt.c, 22.05 and 24.11)
@@ -195,6 +201,9 @@ def need_of(request, version) -> Need:
     if request.get("mincpus") is not None and request.get("ntasks-per-node") is not None:
         # 24.11.5 refuses `-N 1 --ntasks-per-node=2 --mincpus=63` on a 64-CPU two-thread node, 22.05.8 accepts it
         unsure.append("`--mincpus` with `--ntasks-per-node`")
+    if (nodes_min or 1) > 1 and any(request.get(o) is not None for o in ("sockets-per-node", "cores-per-socket")):
+        # 22.05.8 refuses `--sockets-per-node=3` on two-socket nodes, but accepts it with `-N 3`
+        unsure.append("`--sockets-per-node`/`--cores-per-socket` on several nodes")
     cpt = _int(request.get("cpus-per-task"))
     node_gres = [*_items(request.get("gres"), unsure)]
     node_gres += [attrs.evolve(a, name="gpu") for a in _items(request.get("gpus-per-node"), unsure)]
@@ -235,6 +244,7 @@ def need_of(request, version) -> Need:
         settings={s.name: s for s in request.settings},
         unsure=tuple(unsure),
         whole_cores=version < MEM_PER_CPU_WHOLE_CORES_UNCERTAIN,
+        nodelist_conflict=conflict,
     )
 
 

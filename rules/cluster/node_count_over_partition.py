@@ -80,6 +80,8 @@ def node_count_over_partition(ctx: Context) -> None:
             _min_nodes_without_nodes(ctx, placement, strict)
         if not need.nodes_from:
             continue
+        if need.nodelist_conflict:
+            continue  # 24.11.5 accepts `-N 1 -w a,b,c` on a MaxNodes=2 partition
         setting = placement.request.get(need.nodes_from)
         low, high = need.nodes_min, need.nodes_max
         if low is None or low < 1:

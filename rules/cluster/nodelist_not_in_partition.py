@@ -8,14 +8,14 @@ not in this partition", ``_part_access_check()``), otherwise when every
 listed partition lacks it ("Requested node configuration is not available").
 Measured on Slurm 22.05.8 and 24.11.5: ``-p cpu -w nonode``, ``-x nonode``,
 ``-p cpu -w v100-01`` refused; ``-p cpu,gpu -w v100-01`` refused under ``ALL``
-only. 24.11.5 accepts some ``--exclude`` lists mixing known and unknown names
-(``-x nonode,c48-01``), so from 23.02 only an all-unknown list is judged
-(gate ``EXCLUDE_UNKNOWN_NAMES_UNCERTAIN``).
+only. 24.11.5 accepts some ``--exclude`` and ``--nodelist`` lists mixing known
+and unknown names (``-x nonode,c48-01``), so from 23.02 only an all-unknown list is judged
+(gate ``NODE_LIST_UNKNOWN_NAMES_UNCERTAIN``).
 """
 
 from __future__ import annotations
 
-from slurmspec.gates import EXCLUDE_UNKNOWN_NAMES_UNCERTAIN
+from slurmspec.gates import NODE_LIST_UNKNOWN_NAMES_UNCERTAIN
 from slurmspec.kinds import EnforcePartLimits, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
@@ -71,7 +71,7 @@ def nodelist_not_in_partition(ctx: Context) -> None:
         unknown = False
         for option, names in (("nodelist", need.nodelist), ("exclude", need.exclude)):
             missing = [n for n in names or () if n not in known]
-            if option == "exclude" and ctx.version >= EXCLUDE_UNKNOWN_NAMES_UNCERTAIN and len(missing) < len(names or ()):
+            if ctx.version >= NODE_LIST_UNKNOWN_NAMES_UNCERTAIN and len(missing) < len(names or ()):
                 continue  # 24.11 refuses some such lists and accepts others
             if missing:
                 unknown = True
