@@ -894,6 +894,7 @@ class ClusterFacts:
 
     def __init__(self, profile) -> None:
         self.partitions = tuple(p.name for p in profile.partitions)
+        self.up = tuple(p.name for p in profile.partitions if p.state.upper() == "UP")
         self.members = {p.name: tuple(p.nodes) for p in profile.partitions}
         self.nodes = tuple(profile.nodes)
         self.features = tuple(sorted({f for s in profile.shapes for f in s.features}))
@@ -955,8 +956,10 @@ def cluster_request_scripts(draw: st.DrawFn, facts: ClusterFacts) -> str:
 
     names: list[str] = []
     if maybe(0.9):
-        names = draw(st.lists(st.sampled_from((*facts.partitions, "nosuch")),
-                              min_size=1, max_size=draw(st.sampled_from((1, 1, 1, 2))), unique=True))
+        # Mostly partitions that are up: a DOWN one makes the controller skip most checks.
+        pool = _pick(draw, (facts.up,), ((*facts.partitions, "nosuch"),), 0.25)
+        names = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=draw(st.sampled_from((1, 1, 1, 2))),
+                              unique=True))
         lines.append(f"--partition={','.join(names)}")
     if maybe(0.7):
         lines.append("--time=" + _pick(draw, tuple(map(_clock, facts.short)),

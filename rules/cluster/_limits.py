@@ -79,7 +79,9 @@ def broken(ctx: Context, placement, need, p) -> set[str]:
     found = set()
     if time_broken(p, job_minutes(placement)):
         found.add("time")
-    if need.nodes_min is not None and node_count_problem(p, need.nodes_min, need.nodes_max, strict, False,
+    # 22.05.8 under NO also holds a job whose --nodes maximum is above MaxNodes (`-N 2-3`: PartitionConfig)
+    check_max = strict or ctx.version < PARTITION_SIZE_CHECKED_WITH_NODES
+    if need.nodes_min is not None and node_count_problem(p, need.nodes_min, need.nodes_max, check_max, False,
                                                          need.nodes_from != "ntasks"):
         found.add("nodes")
     cpus = minimum_cpus(need)
