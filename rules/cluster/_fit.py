@@ -75,11 +75,41 @@ def _assessments(ctx: Context) -> tuple[Assessment, ...]:
     found = []
     for placement in runnable(ctx):
         need = need_of(placement.request, ctx.version)
-        if need.unsure or node_check_reached(ctx, placement, need) is not True or _unknown_names(ctx, need):
+        if need.unsure or _unknown_names(ctx, need):
             found.append(Assessment(placement, need, tuple(Fit(p, Kind.UNKNOWN) for p in placement.usable)))
+            continue
+        if node_check_reached(ctx, placement, need) is not True:
+            found.append(Assessment(placement, need, tuple(_early(ctx, need, p, placement) for p in placement.usable)))
             continue
         found.append(Assessment(placement, need, tuple(_partition_fit(ctx, need, p) for p in placement.usable)))
     return tuple(found)
+
+
+def _early(ctx: Context, need, partition, placement) -> Fit:
+    """What the controller refuses while it builds the job record, before any partition limit can hold it.
+
+    `_job_create()` answers "CPU count per node can not be satisfied" and "Socket, core and/or thread
+    specification can not be satisfied" when no node of the partition has that many CPUs (sockets, cores per
+    socket): 22.05.8 refuses `-p long -N 1-2 -c 49` under EnforcePartLimits=NO though MinNodes=2 would hold the
+    job. Only the plain numbers are judged here (no threads, MaxCPUsPerNode or memory), and not with a DOWN
+    partition, a `--constraint`, or a job asking more nodes or CPUs than the partition has.
+    """
+    shapes = ctx.cluster.shapes_in(partition)
+    if placement.down or not shapes or need.threads is not None or need.constraint is not None:
+        return Fit(partition, Kind.UNKNOWN)  # 22.05.8 accepts `-p long -N 1 -c 49 -C a100` under NO
+    cpus_total = minimum_cpus(need)
+    if (need.nodes_min or 1) > len(partition.nodes) or (cpus_total or 0) > total_cpus(ctx.cluster, partition):
+        # 22.05.8 accepts `-p debug -N 3 --ntasks-per-node=10` (1 node, 2 CPUs) under NO: it pends
+        return Fit(partition, Kind.UNKNOWN)
+    cpus = need.cpus_per_task * (need.tasks_per_node or 1)
+    if cpus > max(s.cpus for s in shapes):
+        option = "cpus-per-task" if need.cpus_per_task > 1 else "ntasks-per-node"
+        return Fit(partition, Kind.NO, Check(Verdict.NO, "cpus", f"{cpus} CPUs", option))
+    if need.cores is not None and need.cores > max(s.cores_per_socket for s in shapes):
+        return Fit(partition, Kind.NO, Check(Verdict.NO, "layout", f"{need.cores} cores per socket", "cores-per-socket"))
+    if need.sockets is not None and need.sockets > max(s.sockets for s in shapes):
+        return Fit(partition, Kind.NO, Check(Verdict.NO, "layout", f"{need.sockets} sockets", "sockets-per-node"))
+    return Fit(partition, Kind.UNKNOWN)
 
 
 def _unknown_names(ctx: Context, need) -> bool:
@@ -105,6 +135,9 @@ def _partition_fit(ctx: Context, need, partition) -> Fit:
         return Fit(partition, Kind.MISSING)
     if set(required) & excluded:
         return Fit(partition, Kind.UNKNOWN)
+    choices = _features.alternatives(need.constraint)
+    if choices:
+        return _best_of(partition, [_partition_fit(ctx, attrs.evolve(need, constraint=c), partition) for c in choices])
     counts = _features.counted(need.constraint)
     if counts is None:
         return Fit(partition, Kind.UNKNOWN)
@@ -147,6 +180,16 @@ def _partition_fit(ctx: Context, need, partition) -> Fit:
             return Fit(partition, Kind.UNKNOWN)
         return _spread(ctx, need, partition, candidates, "gpus")
     return _per_node(ctx, need, partition, candidates, wanted, counts)
+
+
+def _best_of(partition, fits: list[Fit]) -> Fit:
+    """A matching OR: the partition fits when one alternative does, and refuses when every one does."""
+    for kind in (Kind.FITS, Kind.UNKNOWN, Kind.TOO_FEW, Kind.MISSING):
+        if any(f.kind is kind for f in fits):
+            return Fit(partition, kind)
+    if all(f.kind is Kind.NO_FEATURE for f in fits):
+        return Fit(partition, Kind.NO_FEATURE)
+    return next(f for f in fits if f.kind is Kind.NO)
 
 
 def _tasks_per_node(need) -> int:

@@ -20,6 +20,13 @@ def _features_of(ctx: Context, partition) -> str:
     return "; ".join(sets)
 
 
+def _subject(need, raw: str) -> str:
+    if need.nodes_min and need.nodes_min > 1:
+        return (f"the job's partitions do not have {need.nodes_min} nodes that each satisfy `--constraint={raw}`"
+                " (a `[a|b]` group: all with the same feature)")
+    return f"no node of the job's partitions satisfies `--constraint={raw}` on its own"
+
+
 @rule("SB409", "constraint-unsatisfiable", Severity.ERROR, Outcome.REFUSED)
 def constraint_unsatisfiable(ctx: Context) -> None:
     """
@@ -70,6 +77,6 @@ def constraint_unsatisfiable(ctx: Context) -> None:
         if span is not None:
             ctx.report(
                 "SB409", span,
-                f"no node of the job's partitions satisfies `--constraint={setting.raw}` on its own ({parts});"
+                f"{_subject(found.need, setting.raw)} ({parts});"
                 " the controller refuses the job (\"Requested node configuration is not available\")",
             )

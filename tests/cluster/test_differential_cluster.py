@@ -203,6 +203,7 @@ def test_cluster_rules_agree_with_a_submission(release: str, layout, slurm_clust
     @example(script=_s("--partition=cpu", "--nodes=3", "--cpus-per-task=40", "--sockets-per-node=3"))
     @example(script=_s("--partition=gpu", "--nodes=1", "--nodelist=a100-01,a100-02,c48-01"))
     @example(script=_s("--nodes=1", f"--nodelist={HOST},a100-01,a100-02"))
+    @example(script=_s("--partition=all", "--nodes=3", "--constraint=[a100|skylake]", "--exclude=a100-01"))
     def case(script: str) -> None:
         check(script)
 
