@@ -75,41 +75,16 @@ def _assessments(ctx: Context) -> tuple[Assessment, ...]:
     found = []
     for placement in runnable(ctx):
         need = need_of(placement.request, ctx.version)
-        if need.unsure or _unknown_names(ctx, need):
+        # Not judged: what the model does not follow, names SB407/SB408/SB411 report, and a job the controller
+        # holds on a partition limit (or a DOWN partition) before it looks at nodes. 22.05.8 under
+        # EnforcePartLimits=NO sometimes still refuses such a job early ("CPU count per node can not be
+        # satisfied": `-p long -N 1-2 -c 49`, MinNodes=2) and sometimes not (`-p long -c 49 --mem=150G`,
+        # over MaxMemPerNode), so that stays unjudged.
+        if need.unsure or _unknown_names(ctx, need) or node_check_reached(ctx, placement, need) is not True:
             found.append(Assessment(placement, need, tuple(Fit(p, Kind.UNKNOWN) for p in placement.usable)))
-            continue
-        if node_check_reached(ctx, placement, need) is not True:
-            found.append(Assessment(placement, need, tuple(_early(ctx, need, p, placement) for p in placement.usable)))
             continue
         found.append(Assessment(placement, need, tuple(_partition_fit(ctx, need, p) for p in placement.usable)))
     return tuple(found)
-
-
-def _early(ctx: Context, need, partition, placement) -> Fit:
-    """What the controller refuses while it builds the job record, before any partition limit can hold it.
-
-    `_job_create()` answers "CPU count per node can not be satisfied" and "Socket, core and/or thread
-    specification can not be satisfied" when no node of the partition has that many CPUs (sockets, cores per
-    socket): 22.05.8 refuses `-p long -N 1-2 -c 49` under EnforcePartLimits=NO though MinNodes=2 would hold the
-    job. Only the plain numbers are judged here (no threads, MaxCPUsPerNode or memory), and not with a DOWN
-    partition, a `--constraint`, or a job asking more nodes or CPUs than the partition has.
-    """
-    shapes = ctx.cluster.shapes_in(partition)
-    if placement.down or not shapes or need.threads is not None or need.constraint is not None:
-        return Fit(partition, Kind.UNKNOWN)  # 22.05.8 accepts `-p long -N 1 -c 49 -C a100` under NO
-    cpus_total = minimum_cpus(need)
-    if (need.nodes_min or 1) > len(partition.nodes) or (cpus_total or 0) > total_cpus(ctx.cluster, partition):
-        # 22.05.8 accepts `-p debug -N 3 --ntasks-per-node=10` (1 node, 2 CPUs) under NO: it pends
-        return Fit(partition, Kind.UNKNOWN)
-    cpus = need.cpus_per_task * (need.tasks_per_node or 1)
-    if cpus > max(s.cpus for s in shapes):
-        option = "cpus-per-task" if need.cpus_per_task > 1 else "ntasks-per-node"
-        return Fit(partition, Kind.NO, Check(Verdict.NO, "cpus", f"{cpus} CPUs", option))
-    if need.cores is not None and need.cores > max(s.cores_per_socket for s in shapes):
-        return Fit(partition, Kind.NO, Check(Verdict.NO, "layout", f"{need.cores} cores per socket", "cores-per-socket"))
-    if need.sockets is not None and need.sockets > max(s.sockets for s in shapes):
-        return Fit(partition, Kind.NO, Check(Verdict.NO, "layout", f"{need.sockets} sockets", "sockets-per-node"))
-    return Fit(partition, Kind.UNKNOWN)
 
 
 def _unknown_names(ctx: Context, need) -> bool:

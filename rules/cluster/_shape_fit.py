@@ -122,14 +122,22 @@ def per_node(need, shape, partition, config, tasks: int, extra_gpus: int = 0,
     if need.cpus_per_gpu is not None and gpus:
         if need.cpus_per_gpu * gpus > cpus:
             cpus, option = need.cpus_per_gpu * gpus, "cpus-per-gpu"
-    if need.mincpus is not None and need.mincpus > cpus:
-        cpus, option = need.mincpus, "mincpus"
+    if need.mincpus is not None:
+        # --mincpus is compared with the node's own CPUs, not MaxCPUsPerNode: `-p a100 --mincpus=64` on 64-CPU
+        # nodes with MaxCPUsPerNode=32 is accepted by 22.05.8, `-c 33` is refused
+        whole = usable_cpus(need, shape, attrs.evolve(partition, max_cpus_per_node=None))
+        if need.mincpus > whole:
+            return Check(Verdict.NO, "cpus", f"{need.mincpus} CPUs", "mincpus")
     if need.mem == 0 and _max_mem_per_cpu(partition, config):
         # all of the node's memory, at most MaxMemPerCPU per CPU: 24.11.5 refuses `-p lowmem -n 3 -c 3 --mem=0`
         # ("CPU count per node can not be satisfied") on 48-CPU nodes of 192000 MB with MaxMemPerCPU=2000
         if -(-shape.memory_mb // _max_mem_per_cpu(partition, config)) > usable:
             return UNKNOWN
     cpus_lo, cpus_hi, raised = _cpus_for_memory(need, partition, config, cpus, tasks)
+    if need.mincpus is not None and need.mincpus > cpus_hi:
+        cpus_hi = need.mincpus  # more CPUs allocated: more memory per CPU, counted in the memory check
+        if need.mincpus > usable:
+            return UNKNOWN  # above MaxCPUsPerNode: how many CPUs the job then gets is not modelled
     if cpus_lo > usable:
         return Check(Verdict.NO, "cpus", f"{cpus_lo} CPUs", raised or option)
     if cpus_hi > usable:

@@ -23,7 +23,7 @@ MaxArraySize, DOWN and INACTIVE partitions), the running cluster's own
   ``a`` nodes), so "refused" means refused at submission.
 
 The two must agree on every case. Not compared (counted as skipped, by
-reason, and printed; at most a tenth of the cases) are the disagreements
+reason, and printed; at most 15% of the cases) are the disagreements
 where slurmspec's node check says it cannot judge the request (an option
 whose placement it does not model, memory per CPU on hyper-threaded nodes
 from 23.02, a DOWN partition), and those where only a non-cluster rule
@@ -204,6 +204,8 @@ def test_cluster_rules_agree_with_a_submission(release: str, layout, slurm_clust
     @example(script=_s("--partition=gpu", "--nodes=1", "--nodelist=a100-01,a100-02,c48-01"))
     @example(script=_s("--nodes=1", f"--nodelist={HOST},a100-01,a100-02"))
     @example(script=_s("--partition=all", "--nodes=3", "--constraint=[a100|skylake]", "--exclude=a100-01"))
+    @example(script=_s("--partition=a100", "--mincpus=64"))
+    @example(script=_s("--partition=long", "--cpus-per-task=49", "--mem=150G"))
     def case(script: str) -> None:
         check(script)
 
@@ -215,7 +217,7 @@ def test_cluster_rules_agree_with_a_submission(release: str, layout, slurm_clust
           f" refused={tally['refused']} skipped={tally['skipped']}; "
           + "; ".join(f"{k}: {v}" for k, v in sorted(tally.items()) if k.startswith(("test-only", "skipped:"))))
     assert tally["accepted"] >= 100 and tally["refused"] >= 100, dict(tally)
-    assert tally["skipped"] <= CASES // 10, f"too many cases slurmspec cannot judge: {dict(tally)}"
+    assert tally["skipped"] <= CASES * 15 // 100, f"too many cases slurmspec cannot judge: {dict(tally)}"
 
 
 def test_oracle_sees_the_layout(slurm_cluster_for) -> None:
