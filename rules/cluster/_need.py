@@ -190,6 +190,8 @@ def need_of(request, version) -> Need:
     if ntasks is not None and nodes_min is not None and ntasks < nodes_min:
         # sbatch: "can't run 1 processes on 3 nodes, setting nnodes to 1" (src/sbatch/opt.c, 22.05 and 24.11)
         nodes_min = nodes_max = ntasks
+    elif ntasks is not None and nodes_max is not None and ntasks < nodes_max:
+        nodes_max = ntasks  # and a maximum above the task count: 24.11.5 accepts `-N 2-3 -n 2` with MaxNodes=2
     tasks_per_node = _int(request.get("ntasks-per-node")) or None
     if ntasks and tasks_per_node and tasks_per_node > ntasks:
         unsure.append("`--ntasks-per-node` above `--ntasks`")  # 22.05.8 refuses some such jobs that fit

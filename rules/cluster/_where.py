@@ -71,8 +71,9 @@ class Placement:
 
     @property
     def first(self):
-        """The first listed partition when it is usable: its DefaultTime sets a missing --time."""
-        return self.usable[0] if self.usable and self.usable[0].name == self.names[0] else None
+        """The first usable partition: its DefaultTime sets a missing --time (closed ones are dropped first:
+        `-p inactive,cpu --time-min=01:01:00` is refused against cpu's DefaultTime=01:00:00, 22.05.8)."""
+        return self.usable[0] if self.usable else None
 
     def shown(self) -> str:
         """`partition gpu` / `partitions gpu, cpu` / `the default partition debug` for messages."""

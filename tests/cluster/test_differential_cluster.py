@@ -205,6 +205,8 @@ def test_cluster_rules_agree_with_a_submission(release: str, layout, slurm_clust
     @example(script=_s("--nodes=1", f"--nodelist={HOST},a100-01,a100-02"))
     @example(script=_s("--partition=all", "--nodes=3", "--constraint=[a100|skylake]", "--exclude=a100-01"))
     @example(script=_s("--partition=a100", "--mincpus=64"))
+    @example(script=_s("--partition=inactive,cpu", "--time-min=01:01:00"))
+    @example(script=_s("--partition=cpu,gpu", "--nodes=2-3", "--ntasks=2"))
     @example(script=_s("--partition=long", "--cpus-per-task=49", "--mem=150G"))
     def case(script: str) -> None:
         check(script)
