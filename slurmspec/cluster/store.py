@@ -112,15 +112,10 @@ class _Table:
 
 def load_profile(path: str | os.PathLike[str]) -> Profile:
     """Read and check a profile; raise ``ProfileError`` naming the file and key on any mistake."""
+    from slurmspec.lint.limits import read_utf8
+
     source = os.fspath(path)
-    try:
-        with open(source, "rb") as handle:
-            text = handle.read().decode("utf-8")
-    except OSError as exc:
-        raise ProfileError(f"{source}: cannot read the cluster profile: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise ProfileError(f"{source}: not UTF-8 text") from None
-    return loads_profile(text, source)
+    return loads_profile(read_utf8(source, ProfileError, "cannot read the cluster profile"), source)
 
 
 def loads_profile(text: str, source: str = "<profile>") -> Profile:

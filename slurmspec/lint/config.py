@@ -144,13 +144,9 @@ def _toml():
 
 def load_config(path: str) -> Config:
     """Read and check one configuration file; raise ``ConfigError`` on any mistake."""
-    try:
-        with open(path, "rb") as handle:
-            text = handle.read().decode("utf-8")
-    except OSError as exc:
-        raise ConfigError(f"{path}: cannot read: {exc.strerror or exc}") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text") from None
+    from slurmspec.lint.limits import read_utf8
+
+    text = read_utf8(path, ConfigError)
     try:
         document = _toml().loads(text)
     except ValueError as exc:

@@ -53,3 +53,15 @@ def head_of(data: bytes) -> bytes:
     head = data[:HEAD_BYTES]
     cut = head.rfind(b"\n")
     return head[: cut + 1] if cut > 0 else head
+
+
+def read_utf8(path: str, error: type[Exception], cannot_read: str = "cannot read") -> str:
+    """A settings file's text (configuration, cluster profile); ``error`` with a one-line message naming
+    ``path`` when it cannot be read or is not UTF-8, so a CLI can print it and exit 2."""
+    try:
+        with open(path, "rb") as handle:
+            return handle.read().decode("utf-8")
+    except OSError as exc:
+        raise error(f"{path}: {cannot_read}: {exc.strerror or exc}") from None
+    except UnicodeDecodeError:
+        raise error(f"{path}: not UTF-8 text") from None
