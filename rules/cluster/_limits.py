@@ -119,7 +119,11 @@ def node_check_reached(ctx: Context, placement, need) -> bool | None:
         return True
     kinds = [broken(ctx, placement, need, p) for p in placement.usable]
     if not any(kinds):
-        return True
+        # An option the rules do not model may break a limit ``broken`` cannot see: 22.05.8 under NO holds
+        # `-p a100 -B 2:16 -c 3 --gres=gpu:h100:1` (PartitionConfig: it counts 2×16×3 = 96 CPUs, more than
+        # the partition's 2 nodes × MaxCPUsPerNode=32) but refuses the same job with `-c 2` (64 CPUs);
+        # 24.11.5 refuses both.
+        return None if need.unsure and ctx.version < PARTITION_SIZE_CHECKED_WITH_NODES else True
     if enforce is EnforcePartLimits.ANY or not all(kinds):
         return None
     every = set().union(*kinds)

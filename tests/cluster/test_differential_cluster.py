@@ -208,6 +208,9 @@ def test_cluster_rules_agree_with_a_submission(release: str, layout, slurm_clust
     @example(script=_s("--partition=inactive,cpu", "--time-min=01:01:00"))
     @example(script=_s("--partition=cpu,gpu", "--nodes=2-3", "--ntasks=2"))
     @example(script=_s("--partition=long", "--cpus-per-task=49", "--mem=150G"))
+    # ... and -B raising the CPU count past a partition's MaxCPUsPerNode on 22.05 (held there under NO).
+    @example(script=_s("--partition=a100", "--gres=gpu:h100:5", "--cpus-per-task=3", "--extra-node-info=2:16:2"))
+    @example(script=_s("--partition=a100", "--gres=gpu:h100:1", "--cpus-per-task=2", "--extra-node-info=2:16"))
     def case(script: str) -> None:
         check(script)
 
