@@ -89,12 +89,14 @@ def installed_sbatch_version() -> "Version | None":
 
     from slurmspec.cluster.release import target_release
 
-    from slurmspec.cli.installed import remember, remembered
+    from slurmspec.cli.installed import FAILED, remember, remembered
 
     sbatch = shutil.which("sbatch")
     if sbatch is None:
         return None
     text = remembered(sbatch)
+    if text == FAILED:
+        return None
     if text is None:
         import re  # only on a cache miss: a cold lint should not pay for subprocess
         import subprocess
@@ -103,9 +105,10 @@ def installed_sbatch_version() -> "Version | None":
             done = subprocess.run([sbatch, "--version"], capture_output=True, text=True, timeout=10,
                                   stdin=subprocess.DEVNULL, check=False)
         except (OSError, subprocess.SubprocessError):
-            return None
-        match = re.match(r"slurm\S*\s+(\d+\.\d+(?:\.\d+)?)", done.stdout.strip())
-        if done.returncode != 0 or match is None:
+            done = None
+        match = None if done is None else re.match(r"slurm\S*\s+(\d+\.\d+(?:\.\d+)?)", done.stdout.strip())
+        if done is None or done.returncode != 0 or match is None:
+            remember(sbatch, None)
             return None
         text = match[1]
         remember(sbatch, text)

@@ -192,10 +192,52 @@ def test_the_installed_version_is_remembered_for_the_same_binary(tmp_path, monke
         os.utime(sbatch, ns=(before.st_atime_ns, before.st_mtime_ns))
         common.installed_sbatch_version.cache_clear()
         assert common.installed_sbatch_version() == (23, 11)
-        # Another binary (new modification time): asked again, and a failure is not remembered.
+        # Another binary (new modification time): asked again; it fails.
         os.utime(sbatch, ns=(before.st_atime_ns, before.st_mtime_ns + 10**9))
         common.installed_sbatch_version.cache_clear()
         assert common.installed_sbatch_version() is None
+    finally:
+        common.installed_sbatch_version.cache_clear()
+
+
+def _same_size_and_time(sbatch, body: str) -> None:
+    import os
+
+    before = sbatch.stat()
+    sbatch.write_text(body[: before.st_size].ljust(before.st_size))
+    os.utime(sbatch, ns=(before.st_atime_ns, before.st_mtime_ns))
+
+
+def test_a_failure_is_remembered_until_the_configuration_changes(tmp_path, monkeypatch):
+    import os
+
+    from slurmspec.cli import installed
+
+    sbatch = _fake_sbatch(tmp_path / "bin", '#!/bin/sh\necho "sbatch: fatal: no configuration" >&2; exit 1\n')
+    conf = tmp_path / "slurm.conf"
+    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    monkeypatch.setenv("SLURM_CONF", str(conf))  # absent for now
+    common.installed_sbatch_version.cache_clear()
+    try:
+        assert common.installed_sbatch_version() is None
+        # The same binary would answer now, but the failure is remembered: sbatch is not run again ...
+        _same_size_and_time(sbatch, '#!/bin/sh\necho "slurm 23.11.4"\n')
+        common.installed_sbatch_version.cache_clear()
+        assert common.installed_sbatch_version() is None
+        # ... until the configuration file appears (or changes) ...
+        conf.write_text("ClusterName=x\n")
+        common.installed_sbatch_version.cache_clear()
+        assert common.installed_sbatch_version() == (23, 11)
+        # ... or the failure is older than FAILURE_SECONDS.
+        _same_size_and_time(sbatch, '#!/bin/sh\nexit 1\n')
+        os.utime(sbatch, ns=(0, sbatch.stat().st_mtime_ns + 10**9))
+        common.installed_sbatch_version.cache_clear()
+        assert common.installed_sbatch_version() is None
+        _same_size_and_time(sbatch, '#!/bin/sh\necho "slurm 24.11.5"\n')
+        monkeypatch.setattr(installed, "FAILURE_SECONDS", 0)
+        common.installed_sbatch_version.cache_clear()
+        assert common.installed_sbatch_version() == (24, 11)
     finally:
         common.installed_sbatch_version.cache_clear()
 
