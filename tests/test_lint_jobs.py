@@ -80,3 +80,36 @@ def test_an_error_stops_the_run_where_a_serial_run_stops(jobs):
         for item in map_in_order(_fails_at_25, range(40), jobs):
             seen.append(item)
     assert seen == list(range(25))
+
+
+def _dies_at_30(item: int) -> int:
+    if item == 30:
+        os._exit(9)  # a worker killed mid-run (out of memory, a signal)
+    return item
+
+
+def test_a_worker_that_dies_is_an_error_not_a_short_report():
+    seen = []
+    with pytest.raises(RuntimeError, match="ended before sending its results"):
+        for item in map_in_order(_dies_at_30, range(64), 2):
+            seen.append(item)
+    assert 30 not in seen and seen == list(range(len(seen)))
+
+
+class _Unpicklable(Exception):
+    def __reduce__(self):
+        raise TypeError("cannot pickle this")
+
+
+def _raises_unpicklable(item: int) -> int:
+    if item == 20:
+        raise _Unpicklable("input 20")
+    return item
+
+
+def test_an_exception_that_cannot_travel_arrives_as_text():
+    seen = []
+    with pytest.raises(RuntimeError, match="_Unpicklable: input 20"):
+        for item in map_in_order(_raises_unpicklable, range(40), 2):
+            seen.append(item)
+    assert seen == list(range(20))

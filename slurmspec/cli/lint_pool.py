@@ -22,9 +22,6 @@ MIN_INPUTS_PER_WORKER = 8
 # Inputs per task: small enough to share the work out evenly, large enough to keep messages few.
 MAX_CHUNK = 64
 
-# (function, inputs) for the forked workers; set only while a pool runs.
-_work: tuple[Callable[[Any], Any], Sequence[Any]] | None = None
-
 
 def default_jobs() -> int:
     """The cores this process may run on (a batch job's allocation, not the whole node)."""
@@ -48,41 +45,97 @@ def map_in_order(function: Callable[[Any], Any], inputs: Sequence[Any], jobs: in
 
 
 def _in_pool(function: Callable[[Any], Any], inputs: Sequence[Any], workers: int) -> Iterator[Any]:
-    import multiprocessing
+    """Chunk ``k`` of ``inputs`` is linted by worker ``k % workers`` and read back from that worker's pipe, in order.
 
-    global _work
+    A hand-made pool of forked processes: ``import multiprocessing.pool`` alone
+    costs about 33 ms of a ~350 ms run over 300 files (sockets, queues,
+    threads this needs none of). Chunks are dealt round-robin, small enough to
+    even out. A worker blocks on a full pipe at most until the parent reaches
+    its chunk, which it always does, as it reads every chunk in order.
+    """
+    import pickle
+
     chunk = max(1, min(MAX_CHUNK, len(inputs) // (workers * 8)))
     ranges = [(start, min(start + chunk, len(inputs))) for start in range(0, len(inputs), chunk)]
-    _work = (function, inputs)
-    # A forked worker gets a copy of any output still buffered here, and flushes it on its way out.
+    # A forked worker gets a copy of any output still buffered here, and would flush it on its way out.
     for stream in (sys.stdout, sys.stderr):
         stream.flush()
+    children: list[tuple[int, Any]] = []
     try:
-        with multiprocessing.get_context("fork").Pool(workers, initializer=_ignore_interrupts) as pool:
-            for results, raised in pool.imap(_run_range, ranges):
-                yield from results
-                if raised is not None:
-                    raise raised
+        for number in range(workers):
+            read_end, write_end = os.pipe()
+            pid = os.fork()
+            if pid == 0:  # the worker: never returns
+                os.close(read_end)
+                _work_and_exit(function, inputs, ranges[number::workers], write_end)
+            os.close(write_end)
+            children.append((pid, os.fdopen(read_end, "rb")))
+        for index in range(len(ranges)):
+            results, raised = _receive(children[index % workers][1], pickle)
+            yield from results
+            if raised is not None:
+                raise raised
     finally:
-        _work = None
+        _stop(children)
 
 
-def _ignore_interrupts() -> None:
-    # Ctrl-C reaches the whole process group: the parent stops the pool; workers should not
-    # each print a traceback on the way out.
+def _work_and_exit(function: Callable[[Any], Any], inputs: Sequence[Any], ranges: list, fd: int) -> None:
+    import pickle
     import signal
 
+    # Ctrl-C reaches the whole process group: the parent stops the workers; they should not
+    # each print a traceback on the way out.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    status = 0
+    try:
+        with os.fdopen(fd, "wb") as pipe:
+            for start, stop in ranges:
+                results, raised = _run_range(function, inputs, start, stop)
+                try:
+                    payload = pickle.dumps((results, raised), pickle.HIGHEST_PROTOCOL)
+                except Exception:  # noqa: BLE001 - an exception that cannot travel is sent as text
+                    payload = pickle.dumps((results, RuntimeError(f"{type(raised).__name__}: {raised}")))
+                pipe.write(len(payload).to_bytes(8, "little"))
+                pipe.write(payload)
+                if raised is not None:
+                    break
+    except BrokenPipeError:  # the parent stopped reading (an error, Ctrl-C): nothing left to do
+        pass
+    except BaseException:  # noqa: BLE001 - the parent sees the missing chunk and says so
+        status = 1
+    finally:
+        os._exit(status)  # no interpreter teardown, no atexit handlers of the parent's, no buffered output
 
 
-def _run_range(bounds: tuple[int, int]) -> tuple[list[Any], BaseException | None]:
+def _run_range(function: Callable[[Any], Any], inputs: Sequence[Any], start: int, stop: int):
     """Results for ``inputs[start:stop]``, stopping at the first exception (sent back with the results before it)."""
-    assert _work is not None, "a worker runs only inside _in_pool"
-    function, inputs = _work
     results = []
-    for index in range(*bounds):
+    for index in range(start, stop):
         try:
             results.append(function(inputs[index]))
         except Exception as exc:  # re-raised in the parent, after the results that came before it
             return results, exc
     return results, None
+
+
+def _receive(pipe, pickle) -> tuple[list[Any], BaseException | None]:
+    header = pipe.read(8)
+    size = int.from_bytes(header, "little") if len(header) == 8 else -1
+    payload = pipe.read(size) if size >= 0 else b""
+    if size < 0 or len(payload) != size:
+        raise RuntimeError("a --jobs worker process ended before sending its results (killed, or out of memory?)")
+    return pickle.loads(payload)
+
+
+def _stop(children: list[tuple[int, Any]]) -> None:
+    """Close the pipes, end the workers still running (after an error or Ctrl-C) and reap them all."""
+    import signal
+
+    for pid, pipe in children:
+        pipe.close()
+        try:
+            if os.waitpid(pid, os.WNOHANG) == (0, 0):
+                os.kill(pid, signal.SIGTERM)
+                os.waitpid(pid, 0)
+        except ChildProcessError:
+            pass
