@@ -1,7 +1,7 @@
 """slurmspec: parse, lint and fix Slurm batch scripts before they reach the queue.
 
-Importing this package is cheap: neither lark nor rich is imported until a
-function that needs them runs.
+Importing this package is cheap: lark is never imported at run time (the parser
+tables are generated), and rich only to show rule documentation in a terminal.
 """
 
 from __future__ import annotations

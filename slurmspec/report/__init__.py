@@ -5,8 +5,8 @@ iterable, consumed as it comes, so ``slurmspec lint`` streams: a finding is
 written once its file is linted and nothing of the file is kept after (the
 ``script`` may be a ``report.excerpt.Excerpt``, the lines the findings point
 at). SARIF alone needs the whole list before it starts (its rule table comes
-first), and keeps the diagnostics, never the scripts. Only ``text`` (and rule
-documentation) imports rich: the machine formats are the fast path for tools and CI.
+first), and keeps the diagnostics, never the scripts. No format imports rich
+(colour is plain ANSI, ``report/ansi.py``); only rule documentation in the terminal does.
 
 =========  ==========================================================
 text       full: ``path:line:col: CODE severity: message`` + snippet

@@ -1,7 +1,7 @@
 """One line per finding, ``path:line:col: CODE message``: for pipes, editors' problem matchers and grep.
 
 The default when standard output is not a terminal (as ruff's ``concise``).
-No rich: colour, when asked for, is three plain ANSI sequences.
+No rich: colour, when asked for, is plain ANSI sequences (``report/ansi.py``).
 """
 
 from __future__ import annotations
@@ -9,9 +9,7 @@ from __future__ import annotations
 from typing import IO, Iterable
 
 from slurmspec.lint.diagnostic import Diagnostic
-
-_BOLD, _RESET = "\x1b[1m", "\x1b[0m"
-_SEVERITY = {"error": "\x1b[1;31m", "warning": "\x1b[1;33m", "info": "\x1b[1;34m"}
+from slurmspec.report.ansi import SEVERITY_STYLE, paint
 
 
 def _one_line(text: str) -> str:
@@ -25,7 +23,7 @@ def concise_line(diagnostic: Diagnostic, color: bool = False) -> str:
     message = _one_line(diagnostic.message)
     if not color:
         return f"{where} {diagnostic.code} {message}"
-    return f"{_BOLD}{where}{_RESET} {_SEVERITY[diagnostic.severity]}{diagnostic.code}{_RESET} {message}"
+    return f"{paint(where, 'bold', True)} {paint(diagnostic.code, SEVERITY_STYLE[diagnostic.severity], True)} {message}"
 
 
 class Tally:

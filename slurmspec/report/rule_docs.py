@@ -95,12 +95,19 @@ def rules_markdown(rules: Iterable[Rule]) -> str:
 _SEVERITY_STYLE = {Severity.ERROR: "bold red", Severity.WARNING: "bold yellow", Severity.INFO: "bold blue"}
 
 
+def make_console(out, color: bool | None = None):
+    from rich.console import Console
+
+    # highlight=False: rich must not restyle numbers or paths inside user text.
+    return Console(file=out, highlight=False, soft_wrap=True, force_terminal=color, no_color=(color is False) or None,
+                   emoji=False)
+
+
 def write_rule_doc(rule: Rule, out, color: bool | None = None) -> None:
     """One rule's documentation for the terminal. Only ``Text`` and ``Markdown``, never markup strings."""
     from rich.markdown import Markdown
     from rich.text import Text
 
-    from slurmspec.report.text import make_console
 
     console = make_console(out, color)
     console.print(Text.assemble((rule.code, "bold"), " ", (rule.name, "bold cyan")))
@@ -115,7 +122,6 @@ def write_rule_doc(rule: Rule, out, color: bool | None = None) -> None:
 def write_rule_list(rules: Iterable[Rule], out, color: bool | None = None) -> None:
     from rich.text import Text
 
-    from slurmspec.report.text import make_console
 
     console = make_console(out, color)
     rules = list(rules)

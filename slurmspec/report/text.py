@@ -1,23 +1,18 @@
 """Human output: ``path:line:col: CODE severity: message`` plus a source snippet with a caret.
 
-Built from ``rich.text.Text`` objects only, never from markup strings, because
-Slurm values are full of square brackets (``--constraint=[a|b]``,
-``node[01-04]``) that rich markup would silently eat.
+Plain strings with ANSI styles when colour is on (``report/ansi.py``), never
+markup: Slurm values are full of square brackets (``--constraint=[a|b]``,
+``node[01-04]``) that a markup parser would silently eat.
 """
 
 from __future__ import annotations
 
 from typing import IO, Iterable
 
-from rich.cells import cell_len
-from rich.console import Console
-from rich.text import Text
-
 from slurmspec.lint.diagnostic import Diagnostic
 from slurmspec.model.script import Script
+from slurmspec.report.ansi import SEVERITY_STYLE, cell_width, paint
 from slurmspec.report.excerpt import Excerpt, line_of
-
-_SEVERITY_STYLE = {"error": "bold red", "warning": "bold yellow", "info": "bold blue"}
 
 # Characters that would garble a terminal are shown as visible one-cell stand-ins.
 _VISIBLE = str.maketrans({"\t": " ", "\r": "␍", "\0": "␀", "\v": "␋", "\f": "␌", "\x1b": "␛"})
@@ -32,7 +27,7 @@ def _printable(text: str) -> str:
     return text
 
 
-def _snippet(diagnostic: Diagnostic, script: Script | Excerpt | None) -> list[Text]:
+def _snippet(diagnostic: Diagnostic, script: Script | Excerpt | None, color: bool) -> list[str]:
     span = diagnostic.span
     line_text = line_of(script, span.line, diagnostic.path)
     if line_text is None:
@@ -45,34 +40,29 @@ def _snippet(diagnostic: Diagnostic, script: Script | Excerpt | None) -> list[Te
         width = max(1, span.end_column - span.column)
     else:
         width = max(1, len(line_text) - column)
-    lead = cell_len(display[:column])
-    marks = cell_len(display[column:column + width]) or 1
-    bar = Text(f"{pad} |", style="blue")
-    source = Text.assemble((f"{gutter} | ", "blue"), display)
-    caret = Text.assemble((f"{pad} | ", "blue"), " " * lead, ("^" + "~" * (marks - 1), _SEVERITY_STYLE[diagnostic.severity]))
+    lead = cell_width(display[:column])
+    marks = cell_width(display[column:column + width]) or 1
+    bar = paint(f"{pad} |", "blue", color)
+    source = paint(f"{gutter} | ", "blue", color) + display
+    caret = paint(f"{pad} | ", "blue", color) + " " * lead + paint(
+        "^" + "~" * (marks - 1), SEVERITY_STYLE[diagnostic.severity], color)
     return [bar, source, caret]
 
 
-def render(diagnostic: Diagnostic, script: Script | Excerpt | None) -> list[Text]:
+def render(diagnostic: Diagnostic, script: Script | Excerpt | None, color: bool = False) -> list[str]:
+    """The finding's lines (without line ends): its heading, the source line with a caret, its notes."""
     span = diagnostic.span
-    head = Text.assemble(
-        (f"{diagnostic.path or '<stdin>'}:{span.line}:{span.column}: ", "bold"),
-        (diagnostic.code, "bold"),
-        " ",
-        (f"{diagnostic.severity}:", _SEVERITY_STYLE[diagnostic.severity]),
-        " ",
-        diagnostic.message,
-        (f" [{diagnostic.name}]", "dim"),
+    head = (
+        paint(f"{diagnostic.path or '<stdin>'}:{span.line}:{span.column}: ", "bold", color)
+        + paint(diagnostic.code, "bold", color) + " "
+        + paint(f"{diagnostic.severity}:", SEVERITY_STYLE[diagnostic.severity], color) + " "
+        + diagnostic.message
+        + paint(f" [{diagnostic.name}]", "dim", color)
     )
-    lines = [head, *_snippet(diagnostic, script)]
+    lines = [head, *_snippet(diagnostic, script, color)]
     for note in diagnostic.notes:
-        lines.append(Text.assemble(("  = note: ", "bold"), note))
+        lines.append(paint("  = note: ", "bold", color) + note)
     return lines
-
-
-def make_console(out: IO[str], color: bool | None = None) -> Console:
-    # highlight=False: rich must not restyle numbers or paths inside user text.
-    return Console(file=out, highlight=False, soft_wrap=True, force_terminal=color, no_color=(color is False) or None, emoji=False)
 
 
 def write_text(
@@ -81,14 +71,12 @@ def write_text(
 ) -> None:
     from slurmspec.report.concise import Tally, summary
 
-    console = make_console(out, color)
+    color = bool(color)
     tally = Tally()
     for script, diagnostics in results:
         for diagnostic in diagnostics:
             tally.add(diagnostic)
-            for line in render(diagnostic, script):
-                console.print(line)
-            console.print()
+            out.write("\n".join(render(diagnostic, script, color)) + "\n\n")
     if not quiet:
         for index, line in enumerate(summary(tally)):
-            console.print(Text(line, style="bold" if index == 0 else ""))
+            out.write(paint(line, "bold" if index == 0 else "", color) + "\n")

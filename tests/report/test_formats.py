@@ -200,3 +200,23 @@ def lint_configured(monkeypatch, *args: str) -> tuple[int, str]:
     out = io.StringIO()
     monkeypatch.setattr("sys.stdout", out)
     return main(["lint", *args]), out.getvalue()
+
+
+def test_text_colour_is_plain_ansi_and_keeps_brackets(monkeypatch, tmp_path):
+    path = tmp_path / "brackets.sbatch"
+    path.write_text("#!/bin/bash\n#SBATCH --constraint=[a|b] --bogus\nsrun x\n")
+    _, out = lint(monkeypatch, "--format", "text", "--color", "always", "--select", "SB001", str(path))
+    assert "\x1b[1;31merror:\x1b[0m" in out and "\x1b[2m [unknown-option]\x1b[0m" in out
+    assert "#SBATCH --constraint=[a|b] --bogus" in out  # never read as markup
+    plain = "".join(part.split("m", 1)[-1] for part in out.split("\x1b["))
+    assert plain == lint(monkeypatch, "--format", "text", "--color", "never", "--select", "SB001", str(path))[1]
+
+
+def test_the_caret_counts_terminal_columns_of_wide_characters(monkeypatch, tmp_path):
+    path = tmp_path / "wide.sbatch"
+    path.write_text("#!/bin/bash\n#SBATCH -J 日本語 --bogus\nsrun x\n", encoding="utf-8")
+    _, out = lint(monkeypatch, "--format", "text", "--color", "never", "--select", "SB001", str(path))
+    source, caret = [line for line in out.splitlines() if line.startswith(("2 |", "  |")) and line.strip() != "|"]
+    # each of 日本語 takes two columns: the caret sits under `--bogus`, seven columns wide
+    assert caret == "  | " + " " * len("#SBATCH -J ") + " " * 6 + " " + "^~~~~~~"
+    assert source == "2 | #SBATCH -J 日本語 --bogus"
