@@ -76,6 +76,15 @@ def target_version(given, configured, cluster) -> tuple["Version", str]:
     return NEWEST, "newest supported release"
 
 
+def on_path(name: str) -> str | None:
+    """``shutil.which(name)`` for a plain name, without importing shutil (and the compressors it imports)."""
+    for folder in os.environ.get("PATH", os.defpath).split(os.pathsep):
+        candidate = os.path.join(folder or os.curdir, name)
+        if os.access(candidate, os.X_OK) and not os.path.isdir(candidate):
+            return candidate
+    return None
+
+
 @lru_cache(maxsize=1)
 def installed_sbatch_version() -> "Version | None":
     """The release of the ``sbatch`` on PATH (``sbatch --version``: "slurm 22.05.8"), once per process;
@@ -85,13 +94,11 @@ def installed_sbatch_version() -> "Version | None":
     slurm.conf (or ask DNS for it) even for ``--version``, and fail on a
     machine that has the programs but no cluster.
     """
-    import shutil
-
     from slurmspec.cluster.release import target_release
 
     from slurmspec.cli.installed import FAILED, remember, remembered
 
-    sbatch = shutil.which("sbatch")
+    sbatch = on_path("sbatch")
     if sbatch is None:
         return None
     text = remembered(sbatch)
