@@ -42,7 +42,9 @@ def invalid_array(ctx: Context) -> None:
         ```
 
         ## Slurm versions
-        All. A site may raise `MaxArraySize`; the check assumes the default.
+        All. A site may raise `MaxArraySize` (up to 4000001): without a cluster profile the check
+        assumes the default 1001; with one, SB412 judges the index against the site's own value and
+        SB116 reports only what no site accepts.
 
         ## References
         - `man sbatch`, `--array`

@@ -20,12 +20,25 @@ def test_valid(text):
 
 
 @pytest.mark.parametrize("text", [
-    "1001", "0-1001", "5-1", "1-10:0", "1-3%", "-1", "%2", "a", "1-3%x",
-    "1-2000:1001", "1" * 4097,
+    "5-1", "1-10:0", "1-3%", "-1", "%2", "a", "1-3%x", "1" * 4097, "4000001", "0-9:4000001",
 ])
 def test_invalid(text):
     parsed = parse_array(text, (22, 5))
     assert not parsed.ok and parsed.value is None
+    assert not any(p.site_limit for p in parsed.problems)
+
+
+@pytest.mark.parametrize("text, last", [("1001", 1001), ("0-1001", 1001), ("1-2000:1001", 1002), ("0-4000000", 4000000)])
+def test_over_the_default_max_array_size_the_value_is_kept_for_the_site_limit(text, last):
+    # refused with the default MaxArraySize=1001; a cluster profile with the site's own limit judges it (SB412)
+    parsed = parse_array(text, (22, 5))
+    assert not parsed.ok and [p.site_limit for p in parsed.problems if p.rejected] == ["MaxArraySize"]
+    assert parsed.value.max_index == last
+
+
+def test_count_is_distinct_indexes_even_for_the_largest_arrays():
+    assert parse_array("0-9,5-14,0-14:7", (22, 5)).value.count == 15
+    assert parse_array("0-4000000", (22, 5)).value.count == 4000001
 
 
 def test_value_and_throttle():

@@ -16,13 +16,17 @@ class ValueProblem:
     ``start``/``end`` are character offsets *inside the value text* (0-based,
     half-open), so the caller can map them onto the file. ``rejected`` is True
     when sbatch (or slurmctld at submission) refuses the value, False when it is
-    accepted but almost surely not what the user meant.
+    accepted but almost surely not what the user meant. ``site_limit`` names the
+    slurm.conf setting the refusal comes from when it holds only for that setting's
+    default (``MaxArraySize``): a cluster profile knows the site's value, and its
+    own rule judges the value against it instead.
     """
 
     message: str
     start: int = 0
     end: int = 0
     rejected: bool = True
+    site_limit: str = ""
 
 
 @frozen

@@ -64,7 +64,8 @@ def bad(text: str, message: str, start: int = 0, end: int | None = None) -> Pars
 
 
 def problem(
-    text: str, message: str, start: int = 0, end: int | None = None, rejected: bool = True
+    text: str, message: str, start: int = 0, end: int | None = None, rejected: bool = True,
+    site_limit: str = "",
 ) -> ValueProblem:
     """Build a problem whose offsets are clamped into ``0..len(text)``."""
     if message[:1].islower():
@@ -72,7 +73,7 @@ def problem(
     n = len(text)
     start = max(0, min(start, n))
     end = n if end is None else max(start, min(end, n))
-    return ValueProblem(message, start, end, rejected)
+    return ValueProblem(message, start, end, rejected, site_limit)
 
 
 def fmt_version(major: int, minor: int) -> str:

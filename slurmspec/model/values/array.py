@@ -21,6 +21,7 @@ from ._base import Parsed
 from ._common import problem, tick
 
 MAX_ARRAY_SIZE = 1001  # slurm.conf MaxArraySize default
+LARGEST_MAX_ARRAY_SIZE = 4000001  # "The value may not exceed 4000001" (man slurm.conf, MaxArraySize)
 MAX_LENGTH = 4096  # _test_job_desc_fields(): array_inx limit
 _ITEM = re.compile(r"\[?[ \t]*(\d+)\]?(?:-[ \t]*(\d+)\]?(?::[ \t]*(\d+)\]?)?)?")
 HINT = "use comma-separated `N`, `N-M` or `N-M:STEP`, optionally ending in `%LIMIT`"
@@ -44,10 +45,11 @@ class ArraySpec:
 
     @property
     def count(self) -> int:
-        indices: set[int] = set()
+        """Distinct indexes (ranges may overlap), on a bitmap as slurmctld keeps them: at most 4 MB."""
+        seen = bytearray(max(r.last for r in self.ranges) + 1)
         for r in self.ranges:
-            indices.update(range(r.first, r.last + 1, r.step))
-        return len(indices)
+            seen[r.first:r.last + 1:r.step] = b"\x01" * len(range(r.first, r.last + 1, r.step))
+        return seen.count(1)
 
     @property
     def max_index(self) -> int:
@@ -103,14 +105,28 @@ def parse_array(text: str, version: object = None) -> Parsed:
         if last < first:
             return Parsed(None, (problem(text, f"range {tick(item)} is descending; {reason}",
                                          start, end),))
-        if step <= 0 or step >= MAX_ARRAY_SIZE:
+        if step <= 0:
             return Parsed(None, (problem(text, f"step in {tick(item)} must be 1 to "
                                          f"{MAX_ARRAY_SIZE - 1}; {reason}", start, end),))
-        if last >= MAX_ARRAY_SIZE:
-            return Parsed(None, (problem(text, f"index {last} in {tick(item)} is not below "
-                                         f"MaxArraySize (default {MAX_ARRAY_SIZE}, so at most "
-                                         f"{MAX_ARRAY_SIZE - 1}); {reason} unless the site "
-                                         "raised MaxArraySize", start, end),))
+        if step >= LARGEST_MAX_ARRAY_SIZE:
+            return Parsed(None, (problem(text, f"step in {tick(item)} is above the largest MaxArraySize "
+                                         f"any site can set ({LARGEST_MAX_ARRAY_SIZE}); {reason}",
+                                         start, end),))
+        if last >= LARGEST_MAX_ARRAY_SIZE:
+            return Parsed(None, (problem(text, f"index {last} in {tick(item)} is above the largest "
+                                         f"MaxArraySize any site can set ({LARGEST_MAX_ARRAY_SIZE});"
+                                         f" {reason}", start, end),))
+        # Over the default MaxArraySize the range stays in the value: a cluster profile with the
+        # site's own MaxArraySize judges it (SB412), and only without one is the default assumed.
+        if step >= MAX_ARRAY_SIZE:
+            problems.append(problem(text, f"step in {tick(item)} is not below MaxArraySize (default "
+                                    f"{MAX_ARRAY_SIZE}); {reason} unless the site raised MaxArraySize",
+                                    start, end, site_limit="MaxArraySize"))
+        elif last >= MAX_ARRAY_SIZE:
+            problems.append(problem(text, f"index {last} in {tick(item)} is not below "
+                                    f"MaxArraySize (default {MAX_ARRAY_SIZE}, so at most "
+                                    f"{MAX_ARRAY_SIZE - 1}); {reason} unless the site "
+                                    "raised MaxArraySize", start, end, site_limit="MaxArraySize"))
         if m.group(3) and (last - first) % step:
             problems.append(problem(text, f"range {tick(item)} stops at "
                                     f"{last - (last - first) % step}, not {last}", start, end,
