@@ -66,6 +66,17 @@ MUTANTS = (
     Mutant("fix-loop-accepts-every-new-finding", "slurmspec/fix/loop.py",
            "if not all(fix.reveals for fix in", "if not any(fix.reveals or True for fix in",
            ("tests/fix/test_fix_cli.py",)),
+    Mutant("node-check-ignores-unmodelled-options", "rules/cluster/_limits.py",
+           "return None if need.unsure and ctx.version < PARTITION_SIZE_CHECKED_WITH_NODES else True",
+           "return True", ("tests/cluster/test_rules_outcomes.py",)),
+    Mutant("sb116-ignores-the-profiles-max-array-size", "rules/reject/_option_values.py",
+           "(problem.site_limit and ctx.cluster is not None)", "False",
+           ("tests/cluster/test_array_site_limit.py",)),
+    Mutant("jobs-reads-chunks-from-the-wrong-worker", "slurmspec/cli/lint_pool.py",
+           "children[owner - 1][1]", "children[0][1]", ("tests/test_lint_jobs.py",)),
+    Mutant("failed-sbatch-version-never-retried", "slurmspec/cli/installed.py",
+           "return FAILED if fresh and entry.get(\"config\") == _config_key() else None", "return FAILED",
+           ("tests/cluster/test_lint_with_profile.py",)),
 )
 
 

@@ -65,6 +65,10 @@ CASES = [
     ("shapes-no", V22, ["-p down", "--mem=300G", "-t 10"], "SB406", None),
     ("shapes-all", V22, ["-p gpu", "--gres=gpu:h100:1", "-t 10"], "SB407", REFUSED),
     ("shapes-no", V22, ["-p debug", "-N 3", "--gres=gpu:h100:5"], "SB407", None),
+    # -B S:C with -c k counts S*C*k CPUs on 22.05: 96 over the a100 partition's 2 x MaxCPUsPerNode=32 holds
+    # it under NO (PartitionConfig) before the GPU type is looked at; 24.11.5 refuses it.
+    ("shapes-no", V22, ["-p a100", "-B 2:16", "-c 3", "--gres=gpu:h100:1", "-t 10"], "SB407", None),
+    ("shapes-no", V24, ["-p a100", "-B 2:16", "-c 3", "--gres=gpu:h100:1", "-t 10"], "SB407", REFUSED),
     ("shapes-all", V22, ["-p gpu", "--gres=foo:1", "-t 10"], "SB407", REFUSED),
     ("shapes-no", V22, ["-p down", "-C nosuch", "-t 10"], "SB408", REFUSED),
     ("shapes-no", V22, ["-p cpu", "-C a100", "-t 10"], "SB409", REFUSED),
