@@ -146,6 +146,11 @@ def _partition_fit(ctx: Context, need, partition) -> Fit:
         if having < feature.count:
             return Fit(partition, Kind.NO, None, f"{having} of its nodes have `{feature.name}`,"
                        f" `{feature.name}*{feature.count}` needs {feature.count}")
+        if not need.nodes_from and partition.max_nodes is not None and feature.count > partition.max_nodes:
+            # A count is a node count the job never asked for with --nodes: 22.05.8 and 24.11.5 refuse
+            # `-p gpu -C ib*3` (MaxNodes=2, four ib nodes) under ALL and NO alike.
+            return Fit(partition, Kind.NO, None, f"`{feature.name}*{feature.count}` needs {feature.count} nodes,"
+                       f" more than its MaxNodes={partition.max_nodes}")
     if (need.ntasks or 0) > 1 and need.tasks_per_node is None and not (need.nodes_min == need.nodes_max == 1):
         if need.gpus_total is not None or required or counts:
             return Fit(partition, Kind.UNKNOWN)

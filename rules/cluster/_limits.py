@@ -119,11 +119,14 @@ def node_check_reached(ctx: Context, placement, need) -> bool | None:
         return True
     kinds = [broken(ctx, placement, need, p) for p in placement.usable]
     if not any(kinds):
-        # An option the rules do not model may break a limit ``broken`` cannot see: 22.05.8 under NO holds
-        # `-p a100 -B 2:16 -c 3 --gres=gpu:h100:1` (PartitionConfig: it counts 2×16×3 = 96 CPUs, more than
-        # the partition's 2 nodes × MaxCPUsPerNode=32) but refuses the same job with `-c 2` (64 CPUs);
-        # 24.11.5 refuses both.
-        return None if need.unsure and ctx.version < PARTITION_SIZE_CHECKED_WITH_NODES else True
+        # An option the rules do not model, or a socket/core layout, may raise the CPU count past a limit
+        # ``broken`` cannot see. 22.05.8 under NO holds `-p a100 -B 2:16 -c 3 --gres=gpu:h100:1`
+        # (PartitionConfig: it counts 2×16×3 = 96 CPUs, more than the partition's 2 nodes ×
+        # MaxCPUsPerNode=32) but refuses it with `-c 2` (64 CPUs); it holds `-N 1 --cores-per-socket=13
+        # -c 5` (65 CPUs) but refuses `--sockets-per-node=2 --cores-per-socket=16 -c 3` without `-N`.
+        # 24.11.5 refuses them all.
+        layout = need.unsure or need.sockets is not None or need.cores is not None
+        return None if layout and ctx.version < PARTITION_SIZE_CHECKED_WITH_NODES else True
     if enforce is EnforcePartLimits.ANY or not all(kinds):
         return None
     every = set().union(*kinds)

@@ -77,7 +77,7 @@ def node_count_over_partition(ctx: Context) -> None:
             continue  # a DOWN partition makes the node counts inconsistent (_where.Placement.down)
         need = need_of(placement.request, ctx.version)  # sbatch lowers --nodes to a smaller --ntasks
         if need.nodes_from in ("", "ntasks"):
-            _min_nodes_without_nodes(ctx, placement, strict)
+            _min_nodes_without_nodes(ctx, placement, need, strict)
         if not need.nodes_from:
             continue
         if need.nodelist_conflict:
@@ -100,13 +100,16 @@ def node_count_over_partition(ctx: Context) -> None:
         ctx.report("SB410", setting.directive.span, f"{asked}: {why}", outcome=outcome)
 
 
-def _min_nodes_without_nodes(ctx: Context, placement, strict: bool) -> None:
+def _min_nodes_without_nodes(ctx: Context, placement, need, strict: bool) -> None:
     """A job without --nodes where a listed partition has MinNodes > 1 (see the module doc)."""
     from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome
     if not strict:
         return
+    # --ntasks over --ntasks-per-node asks for that many nodes: 24.11.5 under ALL accepts
+    # `-p cpu,long -n 2 --ntasks-per-node=1` (MinNodes=2) and refuses `-n 4 --ntasks-per-node=4`
+    asked = need.nodes_min if need.nodes_from == "ntasks" and need.nodes_min else 1
     if ctx.version >= PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED:
-        outcome = limit_outcome(ctx, placement.usable, lambda p: p.min_nodes > 1)
+        outcome = limit_outcome(ctx, placement.usable, lambda p: p.min_nodes > asked)
         said = "Node count specification invalid"
     elif (ctx.cluster.config.enforce_part_limits is EnforcePartLimits.ALL and len(placement.usable) > 1
           and any(p.min_nodes > 1 for p in placement.usable)):
@@ -117,10 +120,11 @@ def _min_nodes_without_nodes(ctx: Context, placement, strict: bool) -> None:
     span = anchor(placement)
     if outcome is None or span is None:
         return
-    names = ", ".join(f"{p.name} (MinNodes={p.min_nodes})" for p in placement.usable if p.min_nodes > 1)
+    names = ", ".join(f"{p.name} (MinNodes={p.min_nodes})" for p in placement.usable if p.min_nodes > asked)
+    count = "one node" if asked == 1 else f"{asked} nodes (`--ntasks` over `--ntasks-per-node`)"
     ctx.report(
         "SB410", span,
-        f"without `--nodes` the job asks for one node, fewer than partition {names} requires;"
+        f"without `--nodes` the job asks for {count}, fewer than partition {names} requires;"
         f" {enforcement(ctx, outcome)} (\"{said}\"); add `--nodes`",
         outcome=outcome,
     )

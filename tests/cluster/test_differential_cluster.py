@@ -211,6 +211,10 @@ def test_cluster_rules_agree_with_a_submission(release: str, layout, slurm_clust
     # ... and -B raising the CPU count past a partition's MaxCPUsPerNode on 22.05 (held there under NO).
     @example(script=_s("--partition=a100", "--gres=gpu:h100:5", "--cpus-per-task=3", "--extra-node-info=2:16:2"))
     @example(script=_s("--partition=a100", "--gres=gpu:h100:1", "--cpus-per-task=2", "--extra-node-info=2:16"))
+    @example(script=_s("--partition=a100", "--nodes=1", "--gres=gpu:h100:5", "--cpus-per-task=3", "--mem=96001",
+                       "--constraint=a100", "--cores-per-socket=25", "--exclude=a100-01"))
+    # ... and --ntasks over --ntasks-per-node as the node count MinNodes is judged on (24.11).
+    @example(script=_s("--partition=cpu,long", "--ntasks=2", "--ntasks-per-node=1"))
     def case(script: str) -> None:
         check(script)
 

@@ -69,6 +69,31 @@ CASES = [
     # it under NO (PartitionConfig) before the GPU type is looked at; 24.11.5 refuses it.
     ("shapes-no", V22, ["-p a100", "-B 2:16", "-c 3", "--gres=gpu:h100:1", "-t 10"], "SB407", None),
     ("shapes-no", V24, ["-p a100", "-B 2:16", "-c 3", "--gres=gpu:h100:1", "-t 10"], "SB407", REFUSED),
+    # 22.05.8 holds `-N 1 --cores-per-socket=13 -c 5` (65 CPUs) under NO; 24.11.5 refuses it
+    ("shapes-no", V22, ["-p a100", "-N 1", "--cores-per-socket=13", "-c 5", "--gres=gpu:h100:1", "-t 10"], "SB407", None),
+    ("shapes-no", V24, ["-p a100", "-N 1", "--cores-per-socket=13", "-c 5", "--gres=gpu:h100:1", "-t 10"], "SB407",
+     REFUSED),
+    # --ntasks over --ntasks-per-node is the node count MinNodes is judged on (24.11.5; 22.05.8 refuses any
+    # job listing several partitions when one has MinNodes > 1)
+    ("shapes-all", V24, ["-p cpu,long", "-n 2", "--ntasks-per-node=1", "-t 10"], "SB410", None),
+    ("shapes-all", V24, ["-p cpu,long", "-n 3", "--ntasks-per-node=2", "-t 10"], "SB410", None),
+    ("shapes-all", V24, ["-p cpu,long", "-n 4", "--ntasks-per-node=4", "-t 10"], "SB410", REFUSED),
+    ("shapes-all", V24, ["-p long", "-n 1", "--ntasks-per-node=1", "-t 10"], "SB410", REFUSED),
+    ("shapes-all", V22, ["-p cpu,long", "-n 2", "--ntasks-per-node=1", "-t 10"], "SB410", REFUSED),
+    ("shapes-all", V22, ["-p long", "-n 1", "--ntasks-per-node=1", "-t 10"], "SB410", None),
+    # a counted feature needs that many nodes: over MaxNodes it is a node check, refused under ALL and NO
+    ("shapes-all", V22, ["-p gpu", "-C ib*3", "-t 10"], "SB406", REFUSED),
+    ("shapes-no", V22, ["-p gpu", "-C ib*3", "-t 10"], "SB406", REFUSED),
+    ("shapes-all", V24, ["-p gpu", "-C ib*3", "-t 10"], "SB406", REFUSED),
+    ("shapes-no", V24, ["-p gpu", "-C ib*3", "-t 10"], "SB406", REFUSED),
+    ("shapes-no", V24, ["-p gpu", "-C ib*2", "-t 10"], "SB406", None),
+    ("shapes-all", V22, ["-p all", "-C ib*3", "-t 10"], "SB406", None),
+    # --mem=0 is all of each node's memory, over long's MaxMemPerNode=100000 on 192000 MB nodes
+    ("shapes-all", V22, ["-p long", "--mem=0", "-t 10"], "SB414", REFUSED),
+    ("shapes-all", V22, ["-p long", "-n 3", "--mem=0", "-t 10"], "SB414", REFUSED),
+    ("shapes-all", V24, ["-p long", "-N 2", "--mem=0", "-t 10"], "SB414", REFUSED),
+    ("shapes-no", V22, ["-p long", "--mem=0", "-t 10"], "SB414", PENDS),
+    ("shapes-all", V22, ["-p cpu", "--mem=0", "-t 10"], "SB414", None),
     ("shapes-all", V22, ["-p gpu", "--gres=foo:1", "-t 10"], "SB407", REFUSED),
     ("shapes-no", V22, ["-p down", "-C nosuch", "-t 10"], "SB408", REFUSED),
     ("shapes-no", V22, ["-p cpu", "-C a100", "-t 10"], "SB409", REFUSED),
