@@ -125,7 +125,7 @@ def node_check_reached(ctx: Context, placement, need) -> bool | None:
         # MaxCPUsPerNode=32) but refuses it with `-c 2` (64 CPUs); it holds `-N 1 --cores-per-socket=13
         # -c 5` (65 CPUs) but refuses `--sockets-per-node=2 --cores-per-socket=16 -c 3` without `-N`.
         # 24.11.5 refuses them all.
-        layout = need.unsure or need.sockets is not None or need.cores is not None
+        layout = need.unsure or (bool(need.nodes_from) and (need.sockets is not None or need.cores is not None))
         return None if layout and ctx.version < PARTITION_SIZE_CHECKED_WITH_NODES else True
     if enforce is EnforcePartLimits.ANY or not all(kinds):
         return None
