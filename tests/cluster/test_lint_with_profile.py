@@ -188,8 +188,7 @@ def test_the_installed_version_is_remembered_for_the_same_binary(tmp_path, monke
         assert cached.stat().st_mode & 0o077 == 0
         # Same size and modification time: the remembered answer is used, sbatch is not run.
         before = sbatch.stat()
-        sbatch.write_text('#!/bin/sh\nexit 1 # sbatch is not run\n'[: before.st_size].ljust(before.st_size))
-        os.utime(sbatch, ns=(before.st_atime_ns, before.st_mtime_ns))
+        _same_size_and_time(sbatch, '#!/bin/sh\nexit 1 # sbatch is not run\n')
         common.installed_sbatch_version.cache_clear()
         assert common.installed_sbatch_version() == (23, 11)
         # Another binary (new modification time): asked again; it fails.
