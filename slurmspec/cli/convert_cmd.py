@@ -14,7 +14,7 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from slurmspec.cli.common import EXIT_ERROR, EXIT_OK, add_common, error, read_input
+from slurmspec.cli.common import EXIT_ERROR, EXIT_OK, add_common
 
 
 def add_parser(commands) -> None:
@@ -27,26 +27,15 @@ def add_parser(commands) -> None:
 
 
 def run(args: argparse.Namespace, out: IO[str]) -> int:
-    from slurmspec.cli.parse_cmd import script_release
-    from slurmspec.cluster.errors import ProfileError
-    from slurmspec.lint.config import ConfigError
-    from slurmspec.parser.script import parse_script
+    from slurmspec.cli.parse_cmd import read_script
     from slurmspec.spec.convert import ConvertError, convert_script
     from slurmspec.spec.model import Section
     from slurmspec.spec.toml_write import to_toml
 
     name = "<stdin>" if args.path == "-" else args.path
-    try:
-        data = read_input(args.path)
-    except OSError as exc:
-        sys.stderr.write(f"slurmspec: error: {name}: cannot read: {exc.strerror or exc}\n")
-        return EXIT_ERROR
-    path = None if args.path == "-" else args.path
-    try:
-        version = script_release(args, path)
-    except (ConfigError, ProfileError) as exc:
-        return error(str(exc))
-    script = parse_script(data, path, version)
+    script = read_script(args, name)
+    if isinstance(script, int):
+        return script
     try:
         spec = convert_script(script)
     except ConvertError as exc:

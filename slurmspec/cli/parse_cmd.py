@@ -19,6 +19,17 @@ def add_parser(commands) -> None:
 def run(args: argparse.Namespace, out: IO[str]) -> int:
     import json
 
+    script = read_script(args, args.path)
+    if isinstance(script, int):
+        return script
+    json.dump(script.to_dict(), out, indent=2, ensure_ascii=False)
+    out.write("\n")
+    return EXIT_OK
+
+
+def read_script(args: argparse.Namespace, shown: str):
+    """``args.path`` (``-``: standard input) parsed for the release ``script_release`` picks, or the exit code
+    after saying why it could not be (unreadable: ``shown`` names it; a bad configuration or profile)."""
     from slurmspec.cluster.errors import ProfileError
     from slurmspec.lint.config import ConfigError
     from slurmspec.parser.script import parse_script
@@ -26,17 +37,14 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     try:
         data = read_input(args.path)
     except OSError as exc:
-        sys.stderr.write(f"slurmspec: error: {args.path}: cannot read: {exc.strerror or exc}\n")
+        sys.stderr.write(f"slurmspec: error: {shown}: cannot read: {exc.strerror or exc}\n")
         return EXIT_ERROR
     path = None if args.path == "-" else args.path
     try:
         version = script_release(args, path)
     except (ConfigError, ProfileError) as exc:
         return error(str(exc))
-    script = parse_script(data, path, version)
-    json.dump(script.to_dict(), out, indent=2, ensure_ascii=False)
-    out.write("\n")
-    return EXIT_OK
+    return parse_script(data, path, version)
 
 
 def script_release(args: argparse.Namespace, path: str | None):

@@ -107,14 +107,7 @@ def test_a_broken_profile_named_on_the_command_line_is_a_usage_error(tmp_path, s
 
 
 def test_installed_sbatch_is_the_default_without_a_profile(tmp_path, script, capsys, monkeypatch):
-    bin_folder = tmp_path / "bin"
-    bin_folder.mkdir()
-    sbatch = bin_folder / "sbatch"
-    sbatch.write_text('#!/bin/sh\n[ "$1" = --version ] && echo "slurm 22.05.8"\n')
-    sbatch.chmod(0o755)
-    monkeypatch.setenv("PATH", str(bin_folder))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    common.installed_sbatch_version.cache_clear()
+    sbatch = _fake_sbatch(tmp_path, monkeypatch, '#!/bin/sh\n[ "$1" = --version ] && echo "slurm 22.05.8"\n')
     try:
         assert common.installed_sbatch_version() == (22, 5)
         lint("--no-config", script)
@@ -167,21 +160,23 @@ def test_profiles_of_several_clusters_side_by_side(tmp_path, capsys, no_sbatch):
     assert {(Path(d["path"]).parent.name, d["code"]) for d in found if d["code"] == "SB003"} == {("old", "SB003")}
 
 
-def _fake_sbatch(folder, body: str):
+def _fake_sbatch(tmp_path, monkeypatch, body: str):
+    """The only sbatch on PATH runs ``body``; the version cache lives under ``tmp_path``; nothing remembered."""
+    folder = tmp_path / "bin"
     folder.mkdir(exist_ok=True)
     sbatch = folder / "sbatch"
     sbatch.write_text(body)
     sbatch.chmod(0o755)
+    monkeypatch.setenv("PATH", str(folder))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    common.installed_sbatch_version.cache_clear()
     return sbatch
 
 
 def test_the_installed_version_is_remembered_for_the_same_binary(tmp_path, monkeypatch):
     import os
 
-    sbatch = _fake_sbatch(tmp_path / "bin", '#!/bin/sh\necho "slurm 23.11.4"\n')
-    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    common.installed_sbatch_version.cache_clear()
+    sbatch = _fake_sbatch(tmp_path, monkeypatch, '#!/bin/sh\necho "slurm 23.11.4"\n')
     try:
         assert common.installed_sbatch_version() == (23, 11)
         cached = tmp_path / "cache" / "slurmspec" / "sbatch-version.json"
@@ -212,12 +207,9 @@ def test_a_failure_is_remembered_until_the_configuration_changes(tmp_path, monke
 
     from slurmspec.cli import installed
 
-    sbatch = _fake_sbatch(tmp_path / "bin", '#!/bin/sh\necho "sbatch: fatal: no configuration" >&2; exit 1\n')
+    sbatch = _fake_sbatch(tmp_path, monkeypatch, '#!/bin/sh\necho "sbatch: fatal: no configuration" >&2; exit 1\n')
     conf = tmp_path / "slurm.conf"
-    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
     monkeypatch.setenv("SLURM_CONF", str(conf))  # absent for now
-    common.installed_sbatch_version.cache_clear()
     try:
         assert common.installed_sbatch_version() is None
         # The same binary would answer now, but the failure is remembered: sbatch is not run again ...
@@ -242,10 +234,7 @@ def test_a_failure_is_remembered_until_the_configuration_changes(tmp_path, monke
 
 
 def test_a_remembered_version_others_can_write_is_ignored(tmp_path, monkeypatch):
-    _fake_sbatch(tmp_path / "bin", '#!/bin/sh\necho "slurm 23.11.4"\n')
-    monkeypatch.setenv("PATH", str(tmp_path / "bin"))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    common.installed_sbatch_version.cache_clear()
+    _fake_sbatch(tmp_path, monkeypatch, '#!/bin/sh\necho "slurm 23.11.4"\n')
     try:
         assert common.installed_sbatch_version() == (23, 11)
         cached = tmp_path / "cache" / "slurmspec" / "sbatch-version.json"
