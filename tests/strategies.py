@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from hypothesis import strategies as st
 
 # --- body (shell) strategies ---
@@ -750,10 +752,19 @@ def fixable_scripts() -> st.SearchStrategy[str]:
 # --- report strategies (tests/report/): file names that formats must escape ---
 # =====================================================================
 # Paths end up inside workflow commands (`,` `:` `%` are separators there),
-# URIs (spaces, `#`, `?`, non-ASCII) and JSON; a path is never empty.
+# URIs (spaces, `#`, `?`, non-ASCII) and JSON; a path is never empty. A file
+# name may hold anything but `/` and NUL: terminal escapes, line breaks, bidi
+# overrides, and bytes that are not UTF-8 (os.fsdecode: "\udcff").
+HOSTILE_NAME_PARTS = ("\x1b[2J", "\x1b]0;title\x07", "\x07", "a\nb", "\r", "\x0b", "\x85", "\x9b31m", "\u202e",
+                      "\u2066", "\u2028", "\udcff", "\udc80x", "\x7f")
+# What none of them may put out raw, in any format: controls but tab and newline, C1, bidi
+# controls, line/paragraph separators, lone surrogates (output that is not UTF-8).
+RAW_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"
+                          "\u2028\u2029\ud800-\udfff]")
 report_paths = st.lists(
     st.one_of(
         st.sampled_from(["jobs", "a b", "x,y", "c:d", "50%", "é", "🚀", "#tag", "q?", "..", "-"]),
+        st.sampled_from(HOSTILE_NAME_PARTS),
         st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=8).filter(
             lambda part: "/" not in part),
     ),

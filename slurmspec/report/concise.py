@@ -9,18 +9,15 @@ from __future__ import annotations
 from typing import IO, Iterable
 
 from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.printable import printable
 from slurmspec.report.ansi import SEVERITY_STYLE, paint
-
-
-def _one_line(text: str) -> str:
-    # A message quotes user text; a newline in it would split one finding into two lines.
-    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 def concise_line(diagnostic: Diagnostic, color: bool = False) -> str:
     span = diagnostic.span
-    where = f"{diagnostic.path or '<stdin>'}:{span.line}:{span.column}:"
-    message = _one_line(diagnostic.message)
+    # A message quotes user text: a line break in it would split one finding into two lines.
+    where = f"{printable(diagnostic.path or '<stdin>')}:{span.line}:{span.column}:"
+    message = printable(diagnostic.message)
     if not color:
         return f"{where} {diagnostic.code} {message}"
     return f"{paint(where, 'bold', True)} {paint(diagnostic.code, SEVERITY_STYLE[diagnostic.severity], True)} {message}"

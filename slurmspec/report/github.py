@@ -13,6 +13,7 @@ from __future__ import annotations
 from typing import IO, Iterable
 
 from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.printable import printable
 
 LEVELS = {"error": "error", "warning": "warning", "info": "notice"}
 
@@ -28,13 +29,13 @@ def _property(text: str) -> str:
 def annotation(diagnostic: Diagnostic) -> str:
     span = diagnostic.span
     properties = [
-        ("file", diagnostic.path or "<stdin>"),
+        ("file", printable(diagnostic.path or "<stdin>")),
         ("line", span.line), ("col", span.column),
         ("endLine", span.end_line), ("endColumn", span.end_column),
         ("title", f"{diagnostic.code} ({diagnostic.name})"),
     ]
     joined = ",".join(f"{key}={_property(str(value))}" for key, value in properties)
-    return f"::{LEVELS[diagnostic.severity]} {joined}::{_data(diagnostic.message)}"
+    return f"::{LEVELS[diagnostic.severity]} {joined}::{_data(printable(diagnostic.message))}"
 
 
 def write_github(results: Iterable[tuple], out: IO[str]) -> None:

@@ -17,6 +17,7 @@ import hashlib
 from typing import IO, Any, Iterable, Iterator
 
 from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.printable import printable
 from slurmspec.report.excerpt import line_of
 from slurmspec.report.json import write_json_array
 
@@ -51,11 +52,11 @@ def _issue(diagnostic: Diagnostic, line_text: str, seen: dict[str, int], report:
     fingerprint = hashlib.sha256(f"{key}\0{repeat}{salt}".encode("utf-8", "surrogatepass")).hexdigest()
     span = diagnostic.span
     return {
-        "description": f"{diagnostic.code} {diagnostic.message}",
+        "description": f"{diagnostic.code} {printable(diagnostic.message)}",
         "check_name": f"{diagnostic.code} {diagnostic.name}",
         "fingerprint": fingerprint,
         "severity": SEVERITY[diagnostic.severity],
-        "location": {"path": path, "lines": {"begin": span.line, "end": span.end_line}},
+        "location": {"path": printable(path), "lines": {"begin": span.line, "end": span.end_line}},
     }
 
 

@@ -4,21 +4,47 @@
 
 ``version`` changes only when a field is removed or changes meaning; new
 fields may appear within a version, so consumers should ignore unknown keys.
+
+Paths, messages, notes and fix titles are shown text (``slurmspec.printable``:
+no control characters, a byte that is not UTF-8 as ``\\xff``). A fix's edit
+text is data to splice into the file, so it stays exact: JSON escapes its
+controls, and ``dumps`` writes a byte that is not UTF-8 as the ``\\udcff``
+escape Python's ``surrogateescape`` reads back, so the output is always UTF-8.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from typing import IO, Any, Iterable
 
 from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.printable import printable
 from slurmspec.report.links import rule_url
 
 JSON_VERSION = 1
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, Any]:
-    return {**diagnostic.to_dict(), "url": rule_url(diagnostic.code, diagnostic.name)}
+    data = diagnostic.to_dict()
+    data["path"] = None if diagnostic.path is None else printable(diagnostic.path)
+    data["message"] = printable(diagnostic.message)
+    data["notes"] = [printable(note) for note in diagnostic.notes]
+    if data["fix"] is not None:
+        data["fix"]["title"] = printable(data["fix"]["title"])
+    data["url"] = rule_url(diagnostic.code, diagnostic.name)
+    return data
+
+
+def dumps(value: Any, indent: int = 2) -> str:
+    """``json.dumps(value, indent=indent, ensure_ascii=False)``, with lone surrogates as ``\\uXXXX`` escapes.
+
+    ``ensure_ascii=False`` keeps text readable but writes a lone surrogate as it is, which no UTF-8
+    stream takes; escaped, it is plain ASCII and decodes back to the same string.
+    """
+    text = json.dumps(value, indent=indent, ensure_ascii=False)
+    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
 
 
 def report_dict(results: Iterable[tuple]) -> dict[str, Any]:
@@ -49,6 +75,6 @@ def write_json_array(items: Iterable[Any], out: IO[str], *, opening: str = "", d
     started = False
     for item in items:
         out.write(f"{opening}[{inner}" if not started else f",{inner}")
-        out.write(json.dumps(item, indent=2, ensure_ascii=False).replace("\n", inner))
+        out.write(dumps(item).replace("\n", inner))
         started = True
     out.write(f"{outer}]" if started else f"{opening}[]")

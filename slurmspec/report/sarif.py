@@ -7,7 +7,9 @@ occur: the full registry would add ~270 KB of documentation to every report. Col
 points, as slurmspec's spans do, and the run says so (``columnKind``):
 SARIF's default is UTF-16 code units, which differ after an astral character.
 ``endColumn`` is exclusive in both. ``tests/report/test_sarif.py`` validates the
-output against the vendored OASIS schema.
+output against the vendored OASIS schema. Messages and fix descriptions are
+shown text (``slurmspec.printable``); a URI carries the file name's bytes
+percent-encoded, so a name that is not UTF-8 still names its file.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from urllib.parse import quote
 
 from slurmspec.kinds import Applicability
 from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.printable import printable
+from slurmspec.report.json import dumps
 from slurmspec.report.links import REPOSITORY, rule_url
 
 SCHEMA_URI = "https://docs.oasis-open.org/sarif/sarif/v2.1.0/errata01/os/schemas/sarif-schema-2.1.0.json"
@@ -26,12 +30,19 @@ LEVELS = {"error": "error", "warning": "warning", "info": "note"}
 
 
 def _uri(path: str | None) -> str:
-    """A URI reference for ``path``: relative paths stay relative (GitHub resolves them from the checkout)."""
+    """A URI reference for ``path``: relative paths stay relative (GitHub resolves them from the checkout).
+
+    Percent-encoded from the name's bytes (RFC 3986 encodes octets): a byte that is not UTF-8
+    (``surrogateescape`` in ``path``) is ``%FF``, which ``quote`` of the text cannot encode.
+    """
     if not path:
         return "stdin"
-    if os.path.isabs(path):
-        return "file://" + quote(path.replace(os.sep, "/"))
-    return quote(path.replace(os.sep, "/"))
+    path = path.replace(os.sep, "/")
+    try:
+        encoded = quote(os.fsencode(path))
+    except UnicodeEncodeError:  # a lone surrogate no byte stands for (a name not from the file system)
+        encoded = quote(printable(path))
+    return "file://" + encoded if os.path.isabs(path) else encoded
 
 
 def _rule_descriptor(rule) -> dict[str, Any]:
@@ -75,7 +86,7 @@ def _fixes(diagnostic: Diagnostic) -> list[dict[str, Any]]:
         for edit in sorted(fix.edits, key=lambda e: e.span.start)
     ]
     return [{
-        "description": {"text": fix.title},
+        "description": {"text": printable(fix.title)},
         "artifactChanges": [{"artifactLocation": {"uri": _uri(diagnostic.path)}, "replacements": replacements}],
         "properties": {"applicability": fix.applicability},
     }]
@@ -87,7 +98,7 @@ def _result(diagnostic: Diagnostic, index: int) -> dict[str, Any]:
         "ruleId": diagnostic.code,
         "ruleIndex": index,
         "level": LEVELS[diagnostic.severity],
-        "message": {"text": diagnostic.message},
+        "message": {"text": printable(diagnostic.message)},
         "locations": [{
             "physicalLocation": {
                 "artifactLocation": {"uri": _uri(diagnostic.path)},
@@ -128,5 +139,5 @@ def sarif_log(results: Iterable[tuple]) -> dict[str, Any]:
 
 
 def write_sarif(results: Iterable[tuple], out: IO[str]) -> None:
-    json.dump(sarif_log(results), out, indent=2, ensure_ascii=False)
+    out.write(dumps(sarif_log(results)))
     out.write("\n")

@@ -11,28 +11,18 @@ from typing import IO, Iterable
 
 from slurmspec.lint.diagnostic import Diagnostic
 from slurmspec.model.script import Script
+from slurmspec.printable import printable
 from slurmspec.report.ansi import SEVERITY_STYLE, cell_width, paint
 from slurmspec.report.excerpt import Excerpt, line_of
-
-# Characters that would garble a terminal are shown as visible one-cell stand-ins.
-_VISIBLE = str.maketrans({"\t": " ", "\r": "␍", "\0": "␀", "\v": "␋", "\f": "␌", "\x1b": "␛"})
-
-
-def _printable(text: str) -> str:
-    text = text.translate(_VISIBLE)
-    if any("\udc80" <= ch <= "\udcff" or ch < " " for ch in text):
-        text = "".join(
-            "\ufffd" if "\udc80" <= ch <= "\udcff" else ("?" if ch < " " else ch) for ch in text
-        )
-    return text
-
 
 def _snippet(diagnostic: Diagnostic, script: Script | Excerpt | None, color: bool) -> list[str]:
     span = diagnostic.span
     line_text = line_of(script, span.line, diagnostic.path)
     if line_text is None:
         return []
-    display = _printable(line_text)
+    # A tab is one space here, so the caret below counts the same cells as the line above it.
+    line_text = line_text.replace("\t", " ")
+    display = printable(line_text)
     gutter = str(span.line)
     pad = " " * len(gutter)
     column = span.column - 1
@@ -40,8 +30,9 @@ def _snippet(diagnostic: Diagnostic, script: Script | Excerpt | None, color: boo
         width = max(1, span.end_column - span.column)
     else:
         width = max(1, len(line_text) - column)
-    lead = cell_width(display[:column])
-    marks = cell_width(display[column:column + width]) or 1
+    # Measured on the shown text: a stand-in such as `\xff` takes more cells than the byte it shows.
+    lead = cell_width(printable(line_text[:column]))
+    marks = cell_width(printable(line_text[column:column + width])) or 1
     bar = paint(f"{pad} |", "blue", color)
     source = paint(f"{gutter} | ", "blue", color) + display
     caret = paint(f"{pad} | ", "blue", color) + " " * lead + paint(
@@ -53,15 +44,15 @@ def render(diagnostic: Diagnostic, script: Script | Excerpt | None, color: bool 
     """The finding's lines (without line ends): its heading, the source line with a caret, its notes."""
     span = diagnostic.span
     head = (
-        paint(f"{diagnostic.path or '<stdin>'}:{span.line}:{span.column}: ", "bold", color)
+        paint(f"{printable(diagnostic.path or '<stdin>')}:{span.line}:{span.column}: ", "bold", color)
         + paint(diagnostic.code, "bold", color) + " "
         + paint(f"{diagnostic.severity}:", SEVERITY_STYLE[diagnostic.severity], color) + " "
-        + diagnostic.message
+        + printable(diagnostic.message)
         + paint(f" [{diagnostic.name}]", "dim", color)
     )
     lines = [head, *_snippet(diagnostic, script, color)]
     for note in diagnostic.notes:
-        lines.append(paint("  = note: ", "bold", color) + note)
+        lines.append(paint("  = note: ", "bold", color) + printable(note))
     return lines
 
 

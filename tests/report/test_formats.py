@@ -115,15 +115,16 @@ def test_statistics_counts_per_code(monkeypatch, tmp_path):
 
 
 def test_concise_keeps_one_finding_per_line():
-    line = concise_line(diagnostic(message="first\nsecond\r"))
-    assert line == "a.sbatch:1:1: SB001 first\\nsecond\\r"
+    # Line breaks in quoted user text are shown as Control Pictures (slurmspec.printable).
+    line = concise_line(diagnostic(message="first\nsecond\r\x0bthird\u2028"))
+    assert line == "a.sbatch:1:1: SB001 first\u240asecond\u240d\u240bthird\\u2028"
 
 
 def test_github_annotation_escapes_data_and_properties():
     found = diagnostic(message="100% sure\nnext", path="dir,with:odd%name.sbatch", severity="info")
     assert annotation(found) == (
         "::notice file=dir%2Cwith%3Aodd%25name.sbatch,line=1,col=1,endLine=1,endColumn=2,"
-        "title=SB001 (unknown-option)::100%25 sure%0Anext"
+        "title=SB001 (unknown-option)::100%25 sure\u240anext"
     )
 
 

@@ -7,13 +7,13 @@ import json
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 
 from slurmspec.lint import lint_text
 from slurmspec.parser.script import parse_script
 from slurmspec.report import FORMATS, write_report
 from slurmspec.version import NEWEST
-from tests.strategies import report_paths, script_bytes
+from tests.strategies import RAW_CONTROLS, report_paths, script_bytes
 
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is in the test extra")
 SARIF = jsonschema.Draft4Validator(json.loads(
@@ -24,12 +24,16 @@ def render(fmt: str, results) -> str:
     out = io.StringIO()
     write_report(fmt, results, out, color=False, quiet=True)
     text = out.getvalue()
-    text.encode("utf-8", "surrogateescape")  # writable to a UTF-8 stream
+    text.encode("utf-8")  # writable to a strict UTF-8 stream, and valid UTF-8 in a file
+    # Nothing from the script or its name acts on a terminal or reorders a line (slurmspec.printable).
+    assert not RAW_CONTROLS.search(text), (fmt, RAW_CONTROLS.search(text))
     return text
 
 
 @settings(max_examples=60)
 @given(data=script_bytes, path=report_paths)
+@example(data=b"#!bash \x0b", path="a.sbatch")  # a vertical tab in a message split a concise line
+@example(data=b"#!/bin/bash\n#SBATCH --time=\x1b[2J\x07\xff\n", path="\x1b]0;x\x07\udcff\u202e.sbatch")
 def test_every_format_renders_every_finding(data, path):
     script = parse_script(data, path, NEWEST)
     found = lint_text(data, path=path, version=NEWEST)

@@ -1,0 +1,59 @@
+"""``printable``: the one escaping for text slurmspec prints for people or puts into a text format.
+
+Messages quote the user's script, and file names and settings are the user's
+too, so anything may be in them. Written out as they are, an ESC or BEL from
+``#SBATCH --time=<ESC>[2J`` drives the terminal (clears the screen, retitles
+the window), a bidi override reorders what the reader sees (Trojan Source,
+CVE-2021-42574), a vertical tab or U+2028 splits one finding of a line-based
+format in two (``str.splitlines`` and editors' problem matchers break there),
+and the lone surrogates that stand for bytes that are not UTF-8 (file names
+and scripts decoded with ``surrogateescape``) cannot be encoded at all: a
+strict standard output raises, and JSON written with them is not UTF-8. So
+every message, note and file name goes through ``printable`` on its way out:
+every format in ``slurmspec/report/``, the CLI's errors and notes, the
+language server's messages.
+
+* C0 controls (but tab) and DEL become the visible stand-ins Unicode has for
+  them, the Control Pictures (ESC ``␛``, CR ``␍``, NUL ``␀``, DEL ``␡``): what
+  the text report's snippet line always showed, one terminal cell each, and
+  unlike a backslash escape never mistaken for the ``\\x1b`` or ``\\n`` that
+  shell scripts often hold literally.
+* Bytes that are not UTF-8 become ``\\xff`` (the byte's value).
+* What has no picture -- C1 controls, bidi embeddings, overrides, isolates and
+  marks, line and paragraph separators, other lone surrogates -- becomes
+  ``\\u202e`` (the code point).
+
+Tab is left alone: it moves the cursor only, and JSON escapes it. The snippet
+line turns it into a space first, to keep the caret under its column.
+"""
+
+from __future__ import annotations
+
+import re
+
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0a-\x1f\x7f-\x9f"  # C0 but tab, DEL, C1
+    "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # bidi marks, embeddings, overrides, isolates
+    "\u2028\u2029"  # line and paragraph separators
+    "\ud800-\udfff]"  # lone surrogates: undecodable bytes (U+DC80-U+DCFF) and worse
+)
+
+
+def _stand_in(match: re.Match) -> str:
+    code = ord(match.group())
+    if code < 0x20:
+        return chr(0x2400 + code)
+    if code == 0x7F:
+        return "\u2421"
+    if 0xDC80 <= code <= 0xDCFF:  # surrogateescape's stand-in for byte code - 0xDC00
+        return f"\\x{code - 0xDC00:02x}"
+    return f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every character that could act on a terminal, reorder the line, break it, or not
+    encode as UTF-8 shown visibly; any other text comes back as it is."""
+    if _UNSAFE.search(text) is None:  # nearly always: no copy
+        return text
+    return _UNSAFE.sub(_stand_in, text)
+
