@@ -63,9 +63,12 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     if args.output is None:
         out.write(text)
         return EXIT_OK
-    try:
-        with open(args.output, "w", encoding="utf-8") as handle:
-            handle.write(text)
+    from slurmspec.safe_write import WriteRefused, write_file
+
+    try:  # whole or not at all: a failed write must not leave half a profile (and lose the site's [policy])
+        write_file(args.output, text.encode("utf-8"))
+    except WriteRefused as exc:
+        return error(str(exc))
     except OSError as exc:
         return error(f"{args.output}: cannot write: {exc.strerror or exc}")
     shapes, partitions = len(profile.shapes), len(profile.partitions)
@@ -81,10 +84,15 @@ def _keep_site_additions(profile, notes: list[str], output: str | None, partitio
     from slurmspec.cluster.importer import NO_DEFAULT_NOTE, is_json
     from slurmspec.cluster.importer_kept import Kept, keep_site_additions
 
+    from slurmspec.cluster.profile import ProfileError
+    from slurmspec.lint.limits import NotAFile, read_regular
+
     if output is None or not os.path.exists(output):
         return Kept(profile, None, ())
-    with open(output, "rb") as handle:
-        existing = handle.read().decode("utf-8", "replace")
+    try:  # a FIFO at the output must not make the import wait for a writer
+        existing = read_regular(output, limit=None).decode("utf-8", "replace")
+    except NotAFile as exc:
+        raise ProfileError(f"{output}: not written: it is {exc}") from None
     kept = keep_site_additions(profile, existing, output, knows_default=not is_json(partitions_text))
     if NO_DEFAULT_NOTE in notes and any(p.default for p in kept.profile.partitions):
         notes.remove(NO_DEFAULT_NOTE)  # the kept `default = true` answers it

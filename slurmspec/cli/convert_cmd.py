@@ -41,18 +41,23 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     except ConvertError as exc:
         sys.stderr.write(f"{name}:1:1: error: {exc}\n")
         return EXIT_ERROR
+    from slurmspec.safe_write import WriteRefused, write_file
+
     body = spec.section("body")
-    try:
+    try:  # each file whole or not at all (slurmspec/safe_write.py)
         if args.body_file and body is not None:
-            Path(args.body_file).write_text(body.get("script"))
+            write_file(args.body_file, body.get("script").encode("utf-8"))
             base = Path(args.output).parent if args.output else Path.cwd()
             relative = os.path.relpath(Path(args.body_file).resolve(), base.resolve())
             spec = spec.replace("body", Section("body", (("file", relative),)))
         text = to_toml(spec)
         if args.output:
-            Path(args.output).write_text(text)
+            write_file(args.output, text.encode("utf-8"))
         else:
             out.write(text)
+    except WriteRefused as exc:
+        sys.stderr.write(f"slurmspec: error: {exc}\n")
+        return EXIT_ERROR
     except OSError as exc:
         sys.stderr.write(f"slurmspec: error: cannot write: {exc.strerror or exc}\n")
         return EXIT_ERROR

@@ -115,9 +115,13 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
             return _refuse(name, text, problems)
     refused = False if args.no_check else _check(found, args.output or "<emitted>")
     if args.output:
-        try:
-            with open(args.output, "w") as written:
-                written.write(script)
+        from slurmspec.safe_write import WriteRefused, write_file
+
+        try:  # whole or not at all: a failed write leaves the old script as it was
+            write_file(args.output, script.encode("utf-8", "surrogateescape"))
+        except WriteRefused as exc:
+            sys.stderr.write(f"slurmspec: error: {exc}\n")
+            return EXIT_ERROR
         except OSError as exc:
             sys.stderr.write(f"slurmspec: error: {args.output}: cannot write: {exc.strerror or exc}\n")
             return EXIT_ERROR

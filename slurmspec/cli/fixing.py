@@ -2,7 +2,11 @@
 
 Kept apart from ``lint_cmd.py`` so that the plain lint path imports none of it.
 Where the fixed text goes: ``--diff`` prints a unified diff and writes nothing;
-``--fix`` on a file replaces it atomically (``slurmspec/fix/write.py``);
+``--fix`` on a file replaces it atomically (``slurmspec/fix/write.py``), or
+refuses to when that would override one of its protections (read-only, hard
+links, owner, attributes, not a regular file: ``slurmspec/safe_write.py``);
+``--force-write`` writes into such a file in place instead. A file not
+written is reported as it is on disk and is not counted as fixed.
 ``--fix`` on standard input prints the fixed script on standard output, so
 the findings go to standard error.
 """
@@ -27,14 +31,16 @@ def add_arguments(lint: argparse.ArgumentParser) -> None:
     group.add_argument("--diff", action="store_true",
                        help="print the fixes as a unified diff and write nothing (exit 1 when there is a change)")
     group.add_argument("--show-fixes", action="store_true", help="list the fixes that were applied (on standard error)")
+    group.add_argument("--force-write", action="store_true",
+                       help="with --fix, write into a read-only, hard-linked or other-owned file in place (same"
+                            " file: every link, the owner and attributes stay; not atomic) instead of refusing it")
 
 
 def wanted(args: argparse.Namespace) -> bool:
     return args.fix or args.diff
 
 
-def fix_input(data: bytes, shown: str, settings, args: argparse.Namespace) -> "FixOutcome":
-    from slurmspec.fix.loop import fix_text
+def _linter(shown: str, settings, args: argparse.Namespace):
     from slurmspec.lint.engine import lint_script
     from slurmspec.parser.script import parse_script
 
@@ -44,14 +50,30 @@ def fix_input(data: bytes, shown: str, settings, args: argparse.Namespace) -> "F
                             cluster=settings.cluster, policy=settings.policy)
         return script.to_text(), found
 
+    return lint
+
+
+def fix_input(data: bytes, shown: str, settings, args: argparse.Namespace) -> "FixOutcome":
+    from slurmspec.fix.loop import fix_text
     from slurmspec.parser.script import decode
 
-    return fix_text(decode(data)[0], lint, unsafe=args.unsafe_fixes)
+    return fix_text(decode(data)[0], _linter(shown, settings, args), unsafe=args.unsafe_fixes)
+
+
+def _as_on_disk(outcome: "FixOutcome", shown: str, settings, args: argparse.Namespace) -> "FixOutcome":
+    """The outcome for a file the fixes could not be written to: nothing applied, its own findings remain."""
+    import attrs
+
+    found = _linter(shown, settings, args)(outcome.original)[1]
+    return attrs.evolve(outcome, text=outcome.original, applied=(), diagnostics=tuple(found), revealed=(), steps=())
 
 
 def deliver(path: str, shown: str, data: bytes, outcome: "FixOutcome", args: argparse.Namespace,
-            out: IO[str], errors: list[str]) -> None:
-    """Write, print or diff the outcome of fixing one input; problems go to ``errors``."""
+            out: IO[str], errors: list[str]) -> bool:
+    """Write, print or diff the outcome of fixing one input; problems go to ``errors``.
+
+    False when the fixed text was to be written to the file and was not.
+    """
     if outcome.failure:
         errors.append(f"{shown}: not fixed, the file is left as it was: {outcome.failure}. Fix the"
                       " new finding by hand first; if the fix itself is wrong, please report it"
@@ -61,20 +83,24 @@ def deliver(path: str, shown: str, data: bytes, outcome: "FixOutcome", args: arg
         from slurmspec.fix.diff import unified_diff
 
         out.write(unified_diff(outcome.original, outcome.text, shown))
-        return
+        return True
     if path == "-":
         out.buffer.write(new) if hasattr(out, "buffer") else out.write(outcome.text)
         out.flush()
-        return
-    if outcome.changed:
-        from slurmspec.fix.write import ChangedOnDisk, write_atomically
+        return True
+    if not outcome.changed:
+        return True
+    from slurmspec.fix.write import WriteRefused, write_fixed
 
-        try:
-            write_atomically(path, new, data)
-        except ChangedOnDisk as exc:
-            errors.append(str(exc))
-        except OSError as exc:
-            errors.append(f"{shown}: cannot write: {exc.strerror or exc}")
+    try:
+        write_fixed(path, new, data, in_place=args.force_write)
+    except WriteRefused as exc:
+        errors.append(f"{exc}{'; --force-write writes into it in place' if exc.forcible else ''}")
+    except OSError as exc:
+        errors.append(f"{shown}: cannot write: {exc.strerror or exc}")
+    else:
+        return True
+    return False
 
 
 def summarize(outcomes: list[tuple[str, "FixOutcome"]], args: argparse.Namespace, err: IO[str]) -> None:
@@ -108,7 +134,7 @@ def fix_and_report(inputs: list, args: argparse.Namespace, out: IO[str], config_
     from slurmspec.cli.lint_results import Verdict, shellcheck_error
     from slurmspec.lint.config import ConfigError
     from slurmspec.lint.engine import lint_script, too_large_finding
-    from slurmspec.lint.limits import MAX_SCRIPT_BYTES, head_of, read_bounded
+    from slurmspec.lint.limits import MAX_SCRIPT_BYTES, NotAFile, head_of, read_bounded, read_regular
     from slurmspec.parser.script import parse_script
     from slurmspec.report import default_format, resolve_color, write_report
 
@@ -120,7 +146,11 @@ def fix_and_report(inputs: list, args: argparse.Namespace, out: IO[str], config_
             continue
         path, shown, settings = item.path, item.shown, item.settings
         try:
-            data = read_bounded(path)
+            # --fix rewrites files: a FIFO or device is refused before it is read (or waited on).
+            data = read_regular(path) if args.fix and path != "-" else read_bounded(path)
+        except NotAFile as exc:
+            errors.append(f"{shown}: not fixed: it is {exc}")
+            continue
         except OSError as exc:
             errors.append(f"{shown}: cannot read: {exc.strerror or exc}")
             continue
@@ -131,7 +161,8 @@ def fix_and_report(inputs: list, args: argparse.Namespace, out: IO[str], config_
         shellcheck = settings.shellcheck_for(item.located)
         try:
             outcome = fix_input(data, shown, settings, args)
-            deliver(path, shown, data, outcome, args, out, errors)
+            if not deliver(path, shown, data, outcome, args, out, errors):
+                outcome = _as_on_disk(outcome, shown, settings, args)
             fixed.append((shown, outcome))
             script, found = parse_script(outcome.text, shown, settings.version), list(outcome.diagnostics)
             if shellcheck is not None:  # the fix rounds run without it: once, on the final text

@@ -10,6 +10,12 @@ slurm.conf, and no DNS SRV record for a configless cluster) is kept only for
 (else Debian's ``/etc/slurm/slurm.conf``) stays as it was, so a machine that
 gets a cluster is asked again at once -- without it, every cold lint on such a
 machine paid for the process.
+
+"Private" is checked, not assumed: ``XDG_CACHE_HOME`` may point anywhere. The
+folder must be ours and writable by nobody else; the file is opened without
+following a link or waiting on a FIFO and used only if it is a regular file of
+ours; it is written through ``slurmspec.safe_write`` (``O_EXCL``, rename).
+Otherwise nothing is cached and sbatch is asked, as if there were no cache.
 """
 
 from __future__ import annotations
@@ -21,6 +27,7 @@ import stat
 
 _CACHE_NAME = "sbatch-version.json"
 FAILURE_SECONDS = 3600
+_MAX_BYTES = 64 * 1024  # an entry is about 200 bytes; more is not ours to parse
 FAILED = "failed"
 
 
@@ -47,26 +54,47 @@ def _config_key() -> str:
         return f"{path}|absent"
 
 
-def _private_file(path: str) -> bool:
-    """Ours and writable by nobody else, like the folder holding it (another user could plant an answer)."""
+def _private(info: os.stat_result) -> bool:
+    return info.st_uid == os.geteuid() and not info.st_mode & (stat.S_IWGRP | stat.S_IWOTH)
+
+
+def _private_folder(folder: str) -> bool:
+    """Ours, a real folder, writable by nobody else, in a parent nobody else can swap it out of.
+
+    Another user who can write there could plant an answer, or a FIFO that
+    hangs every lint; then nothing is cached and sbatch is asked each time.
+    A parent others may write to is safe only with the sticky bit (``/tmp``).
+    """
     try:
-        for where in (os.path.dirname(path), path):
-            info = os.lstat(where)
-            if info.st_uid != os.getuid() or info.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-                return False
-        return stat.S_ISREG(os.lstat(path).st_mode)
+        parent = os.stat(os.path.dirname(folder))
+        info = os.lstat(folder)
     except OSError:
         return False
+    shared_parent = parent.st_mode & (stat.S_IWGRP | stat.S_IWOTH) and not parent.st_mode & stat.S_ISVTX
+    return stat.S_ISDIR(info.st_mode) and _private(info) and not shared_parent
+
+
+def _read_private(path: str) -> bytes | None:
+    """The cache file's bytes when it is a regular file of ours nobody else can write (never a FIFO's wait)."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or not _private(info):
+            return None
+        return handle.read(_MAX_BYTES)
 
 
 def remembered(sbatch: str) -> str | None:
     """The version text this binary printed before, ``FAILED`` for a recent failure, or None (ask it)."""
-    key, path = _key(sbatch), os.path.join(cache_folder(), _CACHE_NAME)
-    if key is None or not _private_file(path):
+    key, folder = _key(sbatch), cache_folder()
+    if key is None or not _private_folder(folder):
         return None
     try:
-        with open(path, encoding="utf-8") as handle:
-            entry = json.load(handle)
+        data = _read_private(os.path.join(folder, _CACHE_NAME))
+        entry = json.loads(data) if data is not None else None
     except (OSError, ValueError):
         return None
     if not isinstance(entry, dict) or entry.get("key") != key:
@@ -91,13 +119,12 @@ def remember(sbatch: str, version: str | None) -> None:
         import time
 
         entry = {"key": key, "version": FAILED, "config": _config_key(), "when": time.time()}
+    from slurmspec.safe_write import WriteRefused, write_file
+
     folder = cache_folder()
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
-        temporary = os.path.join(folder, f".{_CACHE_NAME}.{os.getpid()}")
-        fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            json.dump(entry, handle)
-        os.replace(temporary, os.path.join(folder, _CACHE_NAME))
-    except OSError:
+        if _private_folder(folder):
+            write_file(os.path.join(folder, _CACHE_NAME), json.dumps(entry).encode("utf-8"), private=True)
+    except (OSError, WriteRefused):
         pass

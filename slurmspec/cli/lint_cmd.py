@@ -253,6 +253,8 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
         return error("--show-fixes needs --fix or --diff")
     if args.fix and args.diff:
         return error("--fix writes the files and --diff writes nothing: give one of them")
+    if args.force_write and not args.fix:
+        return error("--force-write needs --fix")
     selectors = [*args.select, *args.extend_select, *args.ignore]
     if selectors:
         from slurmspec.lint.shellcheck import is_shellcheck_selector

@@ -18,7 +18,7 @@ HEAD_BYTES = 64 * 1024  # what is parsed of a larger script, to show where it st
 
 
 class NotAFile(OSError):
-    """A path that names a FIFO, a device or a socket, met while walking a folder."""
+    """A path that names a FIFO, a device or a socket where a regular file is needed."""
 
 
 def file_kind(path: str) -> str | None:
@@ -26,7 +26,11 @@ def file_kind(path: str) -> str | None:
 
     Raises ``OSError`` when the path cannot be examined (a dangling link, a link loop).
     """
-    mode = os.stat(path).st_mode
+    return kind_of(os.stat(path).st_mode)
+
+
+def kind_of(mode: int) -> str | None:
+    """None for a regular file's ``st_mode``; else what the file is ("a FIFO", "a device", ...)."""
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISFIFO(mode):
@@ -46,6 +50,21 @@ def read_bounded(path: str, limit: int = MAX_SCRIPT_BYTES) -> bytes:
         return sys.stdin.buffer.read(limit + 1)
     with open(path, "rb") as handle:
         return handle.read(limit + 1)
+
+
+def read_regular(path: str, limit: int | None = MAX_SCRIPT_BYTES) -> bytes:
+    """``read_bounded`` for a path that must be a regular file (``limit`` None: all of it).
+
+    A FIFO, device or socket raises ``NotAFile`` at once: the file is opened
+    with ``O_NONBLOCK`` and judged by what was opened (``fstat``), so a FIFO
+    swapped in after a check cannot make the read wait for a writer.
+    """
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY | os.O_CLOEXEC)
+    with os.fdopen(fd, "rb") as handle:
+        kind = kind_of(os.fstat(fd).st_mode)
+        if kind is not None:
+            raise NotAFile(f"{kind}, not a regular file")
+        return handle.read() if limit is None else handle.read(limit + 1)
 
 
 def head_of(data: bytes) -> bytes:

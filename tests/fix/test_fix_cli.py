@@ -13,7 +13,7 @@ import pytest
 from slurmspec.cli import main
 from slurmspec.fix.edit import Edit, Fix
 from slurmspec.fix.loop import MAX_ROUNDS, fix_text
-from slurmspec.fix.write import ChangedOnDisk, write_atomically
+from slurmspec.fix.write import ChangedOnDisk, write_fixed
 from slurmspec.kinds import Severity
 from slurmspec.lint import lint_text
 from slurmspec.lint.diagnostic import Diagnostic
@@ -58,9 +58,9 @@ def test_fix_rewrites_the_file_atomically_and_keeps_its_mode(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("mode", [0o600, 0o755, 0o640])
-def test_write_atomically_keeps_permission_bits(tmp_path, mode):
+def test_write_fixed_keeps_permission_bits(tmp_path, mode):
     path = script_file(tmp_path, CRLF, mode=mode)
-    write_atomically(str(path), FIXED, CRLF)
+    write_fixed(str(path), FIXED, CRLF)
     assert path.read_bytes() == FIXED and stat.S_IMODE(path.stat().st_mode) == mode
 
 
@@ -83,10 +83,10 @@ def test_fix_reports_what_remains_after_fixing(tmp_path, capsys):
 
 
 # ------------------------------------------------------------------ changed on disk
-def test_write_atomically_refuses_a_file_changed_since_it_was_read(tmp_path):
+def test_write_fixed_refuses_a_file_changed_since_it_was_read(tmp_path):
     path = script_file(tmp_path, b"someone else's edit\n", mode=0o700)
     with pytest.raises(ChangedOnDisk, match="changed on disk"):
-        write_atomically(str(path), FIXED, expected=CRLF)
+        write_fixed(str(path), FIXED, expected=CRLF)
     assert path.read_bytes() == b"someone else's edit\n"
     assert stat.S_IMODE(path.stat().st_mode) == 0o700
     assert sorted(p.name for p in tmp_path.iterdir()) == ["job.sbatch"]  # the temporary is gone
