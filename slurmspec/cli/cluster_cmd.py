@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import IO
 
-from slurmspec.cli.common import EXIT_OK, error
+from slurmspec.cli.common import EXIT_OK, error, note
 
 
 def add_parser(commands) -> None:
@@ -58,8 +58,8 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
             text += "\n" + kept.policy_text
     except (ProfileError, OSError) as exc:
         return error(str(exc) if isinstance(exc, ProfileError) else f"{exc.filename}: cannot read: {exc.strerror or exc}")
-    for note in notes:
-        sys.stderr.write(f"slurmspec: note: {note}\n")
+    for message in notes:
+        note(message)
     if args.output is None:
         out.write(text)
         return EXIT_OK
@@ -72,7 +72,9 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     except OSError as exc:
         return error(f"{args.output}: cannot write: {exc.strerror or exc}")
     shapes, partitions = len(profile.shapes), len(profile.partitions)
-    sys.stderr.write(f"slurmspec: wrote {args.output}: {len(profile.nodes)} nodes in {shapes} shape(s), "
+    from slurmspec.printable import printable
+
+    sys.stderr.write(f"slurmspec: wrote {printable(args.output)}: {len(profile.nodes)} nodes in {shapes} shape(s), "
                      f"{partitions} partition(s), Slurm {profile.config.slurm_version}\n")
     return EXIT_OK
 

@@ -14,6 +14,8 @@ import sys
 from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
+from slurmspec.printable import printable
+
 if TYPE_CHECKING:  # pragma: no cover
     from slurmspec.version import Version
 
@@ -23,7 +25,7 @@ EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 class Parser(argparse.ArgumentParser):
     def error(self, message: str) -> None:  # argparse exits 2 with usage, as we want
         self.print_usage(sys.stderr)
-        self.exit(EXIT_ERROR, f"slurmspec: error: {message}\n")
+        self.exit(EXIT_ERROR, f"slurmspec: error: {printable(message)}\n")  # quotes the argument given
 
 
 def version_arg(text: str):
@@ -138,8 +140,19 @@ def load_cluster(path: str | None, cache: dict):
 
 
 def error(message: str) -> int:
-    sys.stderr.write(f"slurmspec: error: {message}\n")
+    """Say what went wrong, on standard error; the exit code for it.
+
+    Every message the CLI prints goes out as shown text (``slurmspec.printable``): it quotes
+    file names and values, and a name holding ESC or bytes that are not UTF-8 must neither
+    act on the terminal nor make the write fail.
+    """
+    sys.stderr.write(f"slurmspec: error: {printable(message)}\n")
     return EXIT_ERROR
+
+
+def note(message: str) -> None:
+    """Tell the user something worth knowing that is not an error (a path skipped, a default taken)."""
+    sys.stderr.write(f"slurmspec: note: {printable(message)}\n")
 
 
 def read_input(path: str) -> bytes:

@@ -14,7 +14,8 @@ import sys
 from pathlib import Path
 from typing import IO
 
-from slurmspec.cli.common import EXIT_ERROR, EXIT_OK, add_common
+from slurmspec.cli.common import EXIT_ERROR, EXIT_OK, add_common, error
+from slurmspec.printable import printable
 
 
 def add_parser(commands) -> None:
@@ -39,7 +40,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     try:
         spec = convert_script(script)
     except ConvertError as exc:
-        sys.stderr.write(f"{name}:1:1: error: {exc}\n")
+        sys.stderr.write(printable(f"{name}:1:1: error: {exc}") + "\n")
         return EXIT_ERROR
     from slurmspec.safe_write import WriteRefused, write_file
 
@@ -56,9 +57,9 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
         else:
             out.write(text)
     except WriteRefused as exc:
-        sys.stderr.write(f"slurmspec: error: {exc}\n")
+        error(str(exc))
         return EXIT_ERROR
     except OSError as exc:
-        sys.stderr.write(f"slurmspec: error: cannot write: {exc.strerror or exc}\n")
+        error(f"cannot write: {exc.strerror or exc}")
         return EXIT_ERROR
     return EXIT_OK

@@ -23,7 +23,8 @@ import os
 import sys
 from typing import IO
 
-from slurmspec.cli.common import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, read_input, version_arg
+from slurmspec.cli.common import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, error, read_input, version_arg
+from slurmspec.printable import printable
 
 EXIT_CODES = """\
 exit codes:
@@ -59,7 +60,7 @@ def add_parser(commands) -> None:
 
 
 def spec_problem(path: str, line: int, column: int, message: str) -> None:
-    sys.stderr.write(f"{path}:{line}:{column}: error: {message}\n")
+    sys.stderr.write(printable(f"{path}:{line}:{column}: error: {message}") + "\n")
 
 
 def run(args: argparse.Namespace, out: IO[str]) -> int:
@@ -71,7 +72,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     try:
         text = read_input(args.path).decode("utf-8")
     except OSError as exc:
-        sys.stderr.write(f"slurmspec: error: {name}: cannot read: {exc.strerror or exc}\n")
+        error(f"{name}: cannot read: {exc.strerror or exc}")
         return EXIT_ERROR
     except UnicodeDecodeError as exc:
         spec_problem(name, 1, 1, f"a TOML file must be UTF-8 ({exc.reason} at byte {exc.start})")
@@ -82,7 +83,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     try:
         config, cluster, policy = _cluster(args)
     except (ConfigError, ProfileError) as exc:
-        sys.stderr.write(f"slurmspec: error: {exc}\n")
+        error(str(exc))
         return EXIT_ERROR
     version = target_version(args.slurm_version, config.slurm_version if config is not None else None, cluster)[0]
     try:
@@ -100,7 +101,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     try:
         script = emit(spec, base, version, form)
     except (OSError, UnicodeDecodeError) as exc:
-        sys.stderr.write(f"slurmspec: error: {name}: [body] file: {exc}\n")
+        error(f"{name}: [body] file: {exc}")
         return EXIT_ERROR
     found = None
     if cluster is not None or policy is not None or not args.no_check:
@@ -120,10 +121,10 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
         try:  # whole or not at all: a failed write leaves the old script as it was
             write_file(args.output, script.encode("utf-8", "surrogateescape"))
         except WriteRefused as exc:
-            sys.stderr.write(f"slurmspec: error: {exc}\n")
+            error(str(exc))
             return EXIT_ERROR
         except OSError as exc:
-            sys.stderr.write(f"slurmspec: error: {args.output}: cannot write: {exc.strerror or exc}\n")
+            error(f"{args.output}: cannot write: {exc.strerror or exc}")
             return EXIT_ERROR
     else:
         out.write(script)
@@ -185,6 +186,7 @@ def _check(found, name: str) -> bool:
     error = False
     for d in found:
         if d.severity.rank >= Severity.WARNING.rank:
-            sys.stderr.write(f"{name}:{d.span.line}:{d.span.column}: {d.code} {d.severity}: {d.message}\n")
+            where = f"{name}:{d.span.line}:{d.span.column}"
+            sys.stderr.write(printable(f"{where}: {d.code} {d.severity}: {d.message}") + "\n")
         error = error or d.severity.rank >= Severity.ERROR.rank
     return error

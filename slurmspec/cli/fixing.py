@@ -186,7 +186,7 @@ def fix_and_report(inputs: list, args: argparse.Namespace, out: IO[str], config_
         write_report(chosen, reported, stream, color=resolve_color(args.color, stream),
                      quiet=args.quiet, statistics=args.statistics)
     for message in errors:
-        sys.stderr.write(f"slurmspec: error: {message}\n")
+        error(message)
     if errors or verdict.internal_error:
         return EXIT_ERROR  # an unreadable path, or a rule that failed (SB900): the report is incomplete
     if args.diff:

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 from functools import partial
 from typing import IO, Iterator, NamedTuple, Sequence
 
@@ -118,7 +117,9 @@ def _walk(folder: str) -> Iterator[str]:
 
 
 def _note(message: str) -> None:
-    sys.stderr.write(f"slurmspec: note: {message}\n")
+    from slurmspec.cli.common import note
+
+    note(message)
 
 
 def _has_directive(path: str) -> bool:
@@ -297,7 +298,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     except shellcheck_failed as exc:
         return error(str(exc))
     for message in verdict.errors:
-        sys.stderr.write(f"slurmspec: error: {message}\n")
+        error(message)
     if verdict.errors or verdict.internal_error:
         return EXIT_ERROR  # an unreadable path, or a rule that failed (SB900): the report is incomplete
     if args.exit_zero:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import IO
 
 from slurmspec.cli.common import EXIT_ERROR, EXIT_OK, add_common, configs, error, read_input
@@ -37,8 +36,7 @@ def read_script(args: argparse.Namespace, shown: str):
     try:
         data = read_input(args.path)
     except OSError as exc:
-        sys.stderr.write(f"slurmspec: error: {shown}: cannot read: {exc.strerror or exc}\n")
-        return EXIT_ERROR
+        return error(f"{shown}: cannot read: {exc.strerror or exc}")
     path = None if args.path == "-" else args.path
     try:
         version = script_release(args, path)

@@ -7,7 +7,9 @@ command, two conflicting options) names the other line in its message or
 notes as "line N"; each such line becomes related information pointing at
 that line, so editors can jump there. Notes follow the message on their own
 lines. ``data`` carries the document version and the finding's index, which
-ties a code action request back to the finding and its fix.
+ties a code action request back to the finding and its fix. Messages go out
+as shown text (``slurmspec.printable``), as in every report format: they quote
+the script, and an editor's problems panel is as easily garbled as a terminal.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ from slurmspec.kinds import Severity
 from slurmspec.lint.diagnostic import Diagnostic
 from slurmspec.lsp.positions import PositionMap
 from slurmspec.model.script import Script
+from slurmspec.printable import printable
 
 SOURCE = "slurmspec"
 SHELLCHECK_SOURCE = "shellcheck"
@@ -55,7 +58,7 @@ def _related(diagnostic: Diagnostic, script: Script, positions: PositionMap, uri
                 found[number] = text if text is not diagnostic.message else f"line {number}"
     return [
         types.DiagnosticRelatedInformation(
-            location=types.Location(uri=uri, range=line_range(script, positions, number)), message=message,
+            location=types.Location(uri=uri, range=line_range(script, positions, number)), message=printable(message),
         )
         for number, message in sorted(found.items())
     ]
@@ -66,7 +69,8 @@ def to_lsp(diagnostic: Diagnostic, index: int, version: int | None, script: Scri
     from slurmspec.report.links import rule_url
 
     shellcheck = diagnostic.code.startswith("SC")
-    message = "\n".join((diagnostic.message, *(f"note: {note}" for note in diagnostic.notes)))
+    # Notes on their own lines: the one line break that is ours, so it is added after the escaping.
+    message = "\n".join(printable(text) for text in (diagnostic.message, *(f"note: {n}" for n in diagnostic.notes)))
     return types.Diagnostic(
         range=positions.range(diagnostic.span.start, diagnostic.span.end),
         message=message,
@@ -92,7 +96,7 @@ def configuration_problem(message: str) -> types.Diagnostic:
     """A configuration file that cannot be used: the CLI exits 2; the editor shows it on the first line."""
     return types.Diagnostic(
         range=types.Range(start=types.Position(line=0, character=0), end=types.Position(line=0, character=0)),
-        message=f"slurmspec cannot lint this file: {message}",
+        message=f"slurmspec cannot lint this file: {printable(message)}",
         severity=types.DiagnosticSeverity.Error,
         source=SOURCE,
     )

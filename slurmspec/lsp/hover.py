@@ -18,6 +18,7 @@ from slurmspec.lint.diagnostic import Diagnostic
 from slurmspec.lsp.value_text import code, typed_text
 from slurmspec.model.options import OptionSpec
 from slurmspec.model.script import Directive, Script
+from slurmspec.printable import printable
 from slurmspec.version import Version, format_version
 
 
@@ -106,7 +107,7 @@ def option_hover(directive: Directive, script: Script) -> str:
         if data["typed"] is not None:
             reading += f" is read as {code(typed_text(spec.kind, data['typed']))}"
         problems = [
-            f"- {'refused by sbatch' if problem.get('rejected') else 'note'}: {problem.get('message', '')}"
+            f"- {'refused by sbatch' if problem.get('rejected') else 'note'}: {printable(problem.get('message', ''))}"
             for problem in data["problems"]
         ]
         parts.append("\n".join([reading + (":" if problems else "."), *problems]))
@@ -125,7 +126,7 @@ def finding_hover(diagnostic: Diagnostic) -> str:
     from slurmspec.report.links import rule_url
 
     url = rule_url(diagnostic.code, diagnostic.name)
-    head = f"**{diagnostic.code}** {diagnostic.name} ({diagnostic.severity}): {diagnostic.message}"
+    head = f"**{diagnostic.code}** {diagnostic.name} ({diagnostic.severity}): {printable(diagnostic.message)}"
     if diagnostic.code.startswith("SC"):
         return f"{head}\n\nShellCheck's documentation: {url}"
     from slurmspec.lint.engine import registry

@@ -53,6 +53,9 @@ def build_server(configs: ConfigSource) -> LanguageServer:
         server.text_document_publish_diagnostics(params)
 
     def warn(message: str) -> None:
+        from slurmspec.printable import printable
+
+        message = printable(message)  # names files and settings: shown text, as the CLI prints it
         log.warning("%s", message)
         server.window_show_message(types.ShowMessageParams(type=types.MessageType.Warning, message=f"slurmspec: {message}"))
 

@@ -11,11 +11,15 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from slurmspec.printable import printable
+
 _BACKTICKS = re.compile(r"`+")
 
 
 def code(text: str) -> str:
-    """``text`` as Markdown inline code, whatever backticks it holds (CommonMark code spans)."""
+    """``text`` as Markdown inline code, whatever backticks it holds (CommonMark code spans),
+    shown as ``slurmspec.printable`` shows it (it quotes the script)."""
+    text = printable(text)
     longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
     fence = "`" * (longest + 1)
     pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
