@@ -46,10 +46,10 @@ def keep_site_additions(profile: Profile, existing: str, source: str, knows_defa
     JSON that lists the flag). Raises ``ProfileError`` when ``existing`` is not TOML or its
     ``[policy]`` cannot be read.
     """
-    from slurmspec.lint.config import _toml
+    from slurmspec.toml_read import loads_toml
 
     try:
-        document = _toml().loads(existing)
+        document = loads_toml(existing)
     except ValueError as exc:
         raise ProfileError(f"{source}: cannot keep what the site added to the existing profile: invalid TOML:"
                            f" {exc}; nothing written (fix it, or delete it to import afresh)") from None
@@ -69,13 +69,13 @@ def keep_site_additions(profile: Profile, existing: str, source: str, knows_defa
 
 def _policy_text(document: dict, existing: str, source: str, notes: list[str]) -> str:
     from slurmspec.cluster.policy import parse_policy
-    from slurmspec.lint.config import _toml
+    from slurmspec.toml_read import loads_toml
 
     policy = document["policy"]
     parse_policy(policy, source)  # raises: a policy that cannot be read must not vanish on re-import
     verbatim = _policy_lines(existing)
     try:
-        same = verbatim is not None and _toml().loads(verbatim).get("policy") == policy
+        same = verbatim is not None and loads_toml(verbatim).get("policy") == policy
     except ValueError:
         same = False
     if same:

@@ -119,10 +119,10 @@ def load_profile(path: str | os.PathLike[str]) -> Profile:
 
 
 def loads_profile(text: str, source: str = "<profile>") -> Profile:
-    from slurmspec.lint.config import _toml
+    from slurmspec.toml_read import loads_toml
 
     try:
-        document = _toml().loads(text)
+        document = loads_toml(text)
     except ValueError as exc:
         raise ProfileError(f"{source}: invalid TOML: {exc}") from None
     top = _Table(source, "", document, TOP_KEYS)

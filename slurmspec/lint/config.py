@@ -32,6 +32,7 @@ import attrs
 
 from slurmspec.frozen import frozen
 from slurmspec.lint.diagnostic import SEVERITIES
+from slurmspec.toml_read import loads_toml
 from slurmspec.version import Version
 
 CONFIG_NAMES = ("slurmspec.toml", "pyproject.toml")
@@ -127,19 +128,11 @@ def _has_table(path: str) -> bool:
     if b"slurmspec" not in data:
         return False  # cheap: most pyproject.toml files never mention us
     try:
-        document = _toml().loads(data.decode("utf-8"))
+        document = loads_toml(data.decode("utf-8"))
     except (ValueError, UnicodeDecodeError):
         return True  # broken TOML that mentions us: load_config reports it
     tool = document.get("tool")
     return isinstance(tool, dict) and "slurmspec" in tool
-
-
-def _toml():
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
-    return tomllib
 
 
 def load_config(path: str) -> Config:
@@ -148,7 +141,7 @@ def load_config(path: str) -> Config:
 
     text = read_utf8(path, ConfigError)
     try:
-        document = _toml().loads(text)
+        document = loads_toml(text)
     except ValueError as exc:
         raise ConfigError(f"{path}: invalid TOML: {exc}") from None
     if os.path.basename(path) == "pyproject.toml":
@@ -243,7 +236,7 @@ def _policy(path: str, prefix: str, value: Any, fail):
         source = os.path.join(os.path.dirname(os.path.abspath(path)), os.path.expanduser(value))
         try:
             with open(source, "rb") as handle:
-                document = _toml().loads(handle.read().decode("utf-8"))
+                document = loads_toml(handle.read().decode("utf-8"))
         except OSError as exc:
             raise fail("policy", f"cannot read {source}: {exc.strerror or exc}") from None
         except (ValueError, UnicodeDecodeError) as exc:

@@ -167,6 +167,6 @@ def _generated_sections(header_spec: Spec, body: str, script: Script) -> dict[st
         sections = json.loads(marker_line[len(MARKER):])
         data = {k: v for k, v in header_spec.to_data().items() if k != "body"}
         candidate = spec_from_data({**data, **sections}, script.version)
-    except (ValueError, TypeError, AttributeError, SpecError):
+    except (ValueError, TypeError, AttributeError, RecursionError, SpecError):  # deep JSON: not ours
         return None
     return sections if isinstance(sections, dict) and generated_body(candidate, script.version) == body else None

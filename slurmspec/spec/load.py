@@ -46,20 +46,13 @@ class SpecError(Exception):
         self.problems = problems
 
 
-def _toml():
-    try:
-        import tomllib
-    except ModuleNotFoundError:  # Python 3.10
-        import tomli as tomllib  # type: ignore[no-redef]
-    return tomllib
-
-
 def load_spec(text: str, version: Version = NEWEST) -> Spec:
     """Parse and validate spec text; raises SpecError with positioned problems."""
-    toml = _toml()
+    from slurmspec.toml_read import loads_toml
+
     try:
-        data = toml.loads(text)
-    except toml.TOMLDecodeError as exc:
+        data = loads_toml(text)
+    except ValueError as exc:  # TOMLDecodeError says where; nesting too deep is the whole file's
         match = _TOML_POS.search(str(exc))
         line, col = (int(match.group(1)), int(match.group(2))) if match else (1, 1)
         message = _TOML_POS.sub("", str(exc)).strip()
