@@ -6,11 +6,17 @@ Field names are data_parser's (v0.0.39 … v0.0.42): a node's ``effective_cpus``
 text form; a partition's ``maximums.time`` etc. as ``{"set", "infinite",
 "number"}`` objects (minutes, MB). ``scontrol --json show config`` prints the
 text form (24.11), so configuration is always read as text.
+
+Every field read is checked for its JSON type before it is used (``text``,
+``number``): a saved file may be hand-edited or another tool's, and a list
+where data_parser prints a string is a ``ProfileError`` naming the field,
+never a traceback.
 """
 
 from __future__ import annotations
 
 import json
+import math
 from typing import Any
 
 from slurmspec.cluster.profile import Partition, ProfileError
@@ -23,11 +29,15 @@ def load_json(text: str, source: str, key: str) -> tuple[list[dict], dict]:
         document = json.loads(text)
     except ValueError as exc:
         raise ProfileError(f"{source}: invalid JSON: {exc}") from None
+    except RecursionError:  # json parses nested arrays and objects by recursion
+        raise ProfileError(f"{source}: invalid JSON: nested too deeply") from None
     if not isinstance(document, dict) or not isinstance(document.get(key), list):
         other = next((k for k in ("nodes", "partitions") if isinstance(document, dict) and k in document), None)
         hint = f" (it has `{other}`: is it the other file?)" if other else ""
         raise ProfileError(f"{source}: JSON without a `{key}` list: is this `scontrol --json show {key[:-1]}` output?{hint}")
     errors = document.get("errors") or []
+    if not isinstance(errors, list):
+        raise ProfileError(f"{source}: `errors` is not a list: {_brief(errors)}")
     if errors:
         first = errors[0] if isinstance(errors[0], dict) else {"description": str(errors[0])}
         raise ProfileError(f"{source}: scontrol reported an error: {first.get('description') or first}")
@@ -58,9 +68,28 @@ def number(value: Any, where: str) -> int | None:
         if value.get("infinite") or not value.get("set", True):
             return None
         value = value.get("number")
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"`{where}` is not a number: {value!r}")
+    # JSON numbers only (not true/false), and finite: Python's json reads NaN and Infinity too.
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise ValueError(f"`{where}` is not a number: {_brief(value)}")
     return int(value)
+
+
+def text(value: Any, where: str) -> str:
+    """A field data_parser prints as a string; absent or null is empty."""
+    if value is None:
+        return ""
+    if not isinstance(value, str):
+        raise ValueError(f"`{where}` is not a string: {_brief(value)}")
+    return value
+
+
+def _brief(value: Any, limit: int = 40) -> str:
+    """What ``value`` is: a list or object by its kind (it may hold a whole document, nested
+    deeper than printing it could go), anything else as JSON, cut short."""
+    if isinstance(value, (list, dict)):
+        return "a list" if isinstance(value, list) else "an object"
+    shown = json.dumps(value, ensure_ascii=False)
+    return shown if len(shown) <= limit else shown[: limit - 1] + "…"
 
 
 def _path(record: dict, dotted: str) -> Any:
@@ -86,7 +115,7 @@ def node_facts(record: dict, source: str) -> dict[str, Any]:
             "cores_per_socket": number(record.get("cores", 1), "cores"),
             "threads_per_core": number(record.get("threads", 1), "threads"),
             "memory_mb": None if memory is None else memory - spec,
-            "gres": parse_gres(record.get("gres") or ""),
+            "gres": parse_gres(text(record.get("gres"), "gres")),
             "features": _names(record.get("features")),
         }
     except ValueError as exc:
@@ -118,14 +147,13 @@ def partition(record: dict, source: str) -> tuple[Partition, str]:
         return result or None if dotted.startswith(("defaults.partition_memory", "maximums.partition_memory")) else result
 
     try:
-        job_defaults = dict(
-            item.split("=", 1) for item in (_path(record, "defaults.job") or "").split(",") if "=" in item
-        )
+        job = text(_path(record, "defaults.job"), "defaults.job")
+        job_defaults = dict(item.split("=", 1) for item in job.split(",") if "=" in item)
         def_mem_per_gpu = job_defaults.get("DefMemPerGPU")
         state = _path(record, "partition.state") or ["UP"]
+        state = text(state[0] if isinstance(state, list) else state, "partition.state")
         made = Partition(
-            name=name, nodes=(), default=_is_default(record),
-            state=(state[0] if isinstance(state, list) and state else str(state)).upper(),
+            name=name, nodes=(), default=_is_default(record), state=state.upper(),
             max_time=value("maximums.time"), default_time=value("defaults.time"),
             min_nodes=value("minimums.nodes") or 0, max_nodes=value("maximums.nodes"),
             max_cpus_per_node=value("maximums.cpus_per_node"),
@@ -140,11 +168,12 @@ def partition(record: dict, source: str) -> tuple[Partition, str]:
             allow_qos=_restriction(_path(record, "qos.allowed")),
             deny_qos=_restriction(_path(record, "qos.deny")),
             oversubscribe=_oversubscribe(_path(record, "maximums.oversubscribe")),
-            qos=_path(record, "qos.assigned") or None,
+            qos=text(_path(record, "qos.assigned"), "qos.assigned") or None,
         )
+        nodes = text(_path(record, "nodes.configured"), "nodes.configured")
     except ValueError as exc:
         raise ProfileError(f"{where}: {exc}") from None
-    return made, _path(record, "nodes.configured") or ""
+    return made, nodes
 
 
 def _restriction(value: Any) -> tuple[str, ...] | None:
@@ -167,7 +196,8 @@ def _oversubscribe(value: Any) -> str:
     """``{"jobs": 4, "flags": ["force"]}`` -> "FORCE:4", as ``scontrol show partition`` spells it."""
     if not isinstance(value, dict):
         return "NO"
-    flags = {str(flag).upper() for flag in value.get("flags") or []}
+    flags = value.get("flags") or []
+    flags = {str(flag).upper() for flag in (flags if isinstance(flags, list) else [flags])}
     jobs = value.get("jobs", 1)
     if "EXCLUSIVE" in flags:
         return "EXCLUSIVE"

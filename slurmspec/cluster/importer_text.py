@@ -7,6 +7,13 @@ space before ``Word=``, except inside a free-text value, which only a key
 scontrol is known to print ends (src/scontrol/info_node.c, slurm_print_node_info_msg
 in src/api/node_info.c of 22.05 and 24.11). Unknown keys (a newer release's)
 are kept and ignored.
+
+Output cut short (a full disk, a copy that stopped, a terminal's scrollback)
+must not import: a last line ending at ``RealMemory=10`` would make a 10 MB
+node. scontrol ends every line it prints with a line break, and prints some
+keys for every record, in the same order; a text that ends mid-line, or whose
+last record stops before keys that scontrol always prints and every other
+record has, is refused.
 """
 
 from __future__ import annotations
@@ -27,6 +34,24 @@ LowestJoules ConsumedJoules Power CpuBind Topology
 """.split())
 # Values that may hold spaces and "Word=": they end only at a key from NODE_KEYS.
 FREE_TEXT = frozenset({"OS", "Reason", "Comment", "Extra", "InstanceId", "InstanceType", "Topology"})
+
+# Keys scontrol prints for every record, whatever its state (22.05 to 24.11: slurm_sprint_node_table()
+# in src/api/node_info.c, slurm_sprint_partition_info() in src/api/partition_info.c); the keys printed
+# only when set (Reason, OS, MemSpecLimit, DefMemPerCPU or DefMemPerNode...) are not among them.
+ALWAYS_PRINTED = {
+    "NodeName": frozenset("""
+        CoresPerSocket CPUAlloc CPUTot CPULoad AvailableFeatures ActiveFeatures Gres NodeAddr NodeHostName
+        RealMemory AllocMem FreeMem Sockets Boards State ThreadsPerCore TmpDisk Weight Owner MCS_label BootTime
+        SlurmdStartTime LastBusyTime CfgTRES AllocTRES CurrentWatts AveWatts
+    """.split()),
+    "PartitionName": frozenset("""
+        AllowGroups AllowAccounts AllowQos AllocNodes Default QoS DefaultTime DisableRootJobs ExclusiveUser
+        GraceTime Hidden MaxNodes MaxTime MinNodes LLN MaxCPUsPerNode Nodes PriorityJobFactor PriorityTier
+        RootOnly ReqResv OverSubscribe OverTimeLimit PreemptMode State TotalCPUs TotalNodes
+        SelectTypeParameters JobDefaults
+    """.split()),
+}
+_COMMAND = {"NodeName": "show node", "PartitionName": "show partition"}
 
 _KEY = re.compile(r"(?:^|(?<=\s))([A-Za-z_][A-Za-z0-9_]*)=")
 _CONFIG_LINE = re.compile(r"^([A-Za-z_][A-Za-z0-9_/()]*)\s*=\s?(.*)$")
@@ -58,11 +83,36 @@ class Record:
 
 
 def records(text: str, first_key: str, source: str) -> list[Record]:
-    """Every record of ``scontrol show node|partition`` output, one-line (``-o``) or multi-line."""
+    """Every record of ``scontrol show node|partition`` output, one-line (``-o``) or multi-line;
+    ``ProfileError`` when the output was cut short."""
     found = []
     for block in _blocks(text, first_key, source):
         found.append(_record(block, first_key, source))
+    if found:
+        _check_complete(text, found, first_key, source)
     return found
+
+
+def _check_complete(text: str, found: list[Record], first_key: str, source: str) -> None:
+    last = found[-1]
+    what = f"{'node' if first_key == 'NodeName' else 'partition'} {last.fields[first_key]}"
+    again = f"save the whole `scontrol {_COMMAND.get(first_key, 'show')}` output and import again"
+    if not text.endswith("\n"):
+        key = next(reversed(last.fields))
+        raise last.error(key, f"the output ends in the middle of a line, at {_clip(f'{key}={last.fields[key]}')!r}"
+                              f" ({what}): it was cut short; {again}")
+    if len(found) < 2:
+        return
+    # Cut at a line break (multi-line records): the keys after the cut are missing, and only those.
+    # A hand-made or edited record may lack others; it still has keys printed after them.
+    expected = ALWAYS_PRINTED.get(first_key, frozenset()).intersection(*(r.fields.keys() for r in found[:-1]))
+    missing = expected - last.fields.keys()
+    order = {key: n for n, key in enumerate(found[-2].fields)}
+    reached = max((order[key] for key in last.fields if key in order), default=-1)
+    if missing and all(order[key] > reached for key in missing):
+        first = min(missing, key=order.__getitem__)
+        raise last.error(None, f"{what} stops before `{first}=`, which scontrol prints for every record and the"
+                               f" others have: the output was cut short; {again}")
 
 
 def _blocks(text: str, first_key: str, source: str) -> Iterator[list[tuple[int, str]]]:
@@ -81,7 +131,7 @@ def _blocks(text: str, first_key: str, source: str) -> Iterator[list[tuple[int, 
         elif block and _KEY.match(stripped):  # a wrapped line without indentation
             block.append((number, stripped))
         else:
-            command = {"NodeName": "show node", "PartitionName": "show partition"}.get(first_key, "show")
+            command = _COMMAND.get(first_key, "show")
             raise ProfileError(
                 f"{source}:{number}: expected a `{start}` record, found {_clip(stripped)!r}:"
                 f" is this `scontrol {command}` output?{_looks_like(stripped)}"
@@ -126,6 +176,9 @@ def config_values(text: str, source: str) -> tuple[dict[str, str], dict[str, int
         if match and match.group(1) not in values:
             values[match.group(1)] = match.group(2).strip()
             lines[match.group(1)] = number
+    if values and not text.endswith("\n"):  # as for records: `MaxArraySize = 10` may be 1001 cut short
+        raise ProfileError(f"{source}: the output ends in the middle of a line: it was cut short;"
+                           " save the whole `scontrol show config` output and import again")
     if "SLURM_VERSION" not in values:
         raise ProfileError(
             f"{source}: no `SLURM_VERSION = …` line: is this `scontrol show config` output?"
