@@ -49,6 +49,8 @@ def write_file(path: str, data: bytes, *, in_place: bool = False, private: bool 
                before_replace: Callable[[str], None] | None = None) -> None:
     """Put ``data`` at ``path``, atomically and keeping the old file's mode, owner, links and attributes.
 
+    ``in_place``: a file that would be refused for a reason the caller may
+    override (``WriteRefused.forcible``) is overwritten in place instead.
     Symbolic links are followed (the file is written where it lives), except
     with ``private``: then ``path`` itself must be a regular file or absent, and a
     new file is created 0600 rather than with the umask's permissions.
@@ -61,11 +63,18 @@ def write_file(path: str, data: bytes, *, in_place: bool = False, private: bool 
         info = os.lstat(target) if private else os.stat(target)
     except FileNotFoundError:
         info = None
-    if info is not None:
-        _refuse_unsafe(path, info, in_place)
-        if in_place:
-            _write_in_place(path, target, data, before_replace)
-            return
+    try:
+        if info is not None:
+            _refuse_unsafe(path, info)
+        _replace(path, target, data, info, private, before_replace)
+    except WriteRefused as exc:
+        if not (in_place and exc.forcible):
+            raise
+        _write_in_place(path, target, data, before_replace)
+
+
+def _replace(path: str, target: str, data: bytes, info: os.stat_result | None, private: bool,
+             before_replace: Callable[[str], None] | None) -> None:
     folder = os.path.dirname(target) or "."
     with _Temporary(folder, os.path.basename(target), 0o600 if private or info else 0o666) as temp:
         _write_all(temp.fd, data)
@@ -78,14 +87,14 @@ def write_file(path: str, data: bytes, *, in_place: bool = False, private: bool 
     _sync_folder(folder)
 
 
-def _refuse_unsafe(path: str, info: os.stat_result, in_place: bool) -> None:
+def _refuse_unsafe(path: str, info: os.stat_result) -> None:
     kind = _kind(info.st_mode)
     if kind is not None:
         raise WriteRefused(f"{path}: not written: it is {kind}, not a regular file")
-    if not info.st_mode & _write_bit(info) and not in_place:
+    if not info.st_mode & _write_bit(info):
         raise WriteRefused(f"{path}: not written: the file is read-only (mode {stat.S_IMODE(info.st_mode):04o})",
                            forcible=True)
-    if info.st_nlink > 1 and not in_place:
+    if info.st_nlink > 1:
         raise WriteRefused(f"{path}: not written: the file has {info.st_nlink} hard links, and replacing it would"
                            " leave the other names with the old text", forcible=True)
 
@@ -169,7 +178,9 @@ def _write_in_place(path: str, target: str, data: bytes, before_replace: Callabl
     fd = os.open(target, os.O_WRONLY | os.O_NONBLOCK | os.O_CLOEXEC | os.O_NOCTTY)
     try:
         before = os.fstat(fd)
-        _refuse_unsafe(path, before, in_place=True)  # swapped for a FIFO since it was looked at
+        kind = _kind(before.st_mode)  # swapped for a FIFO since it was looked at
+        if kind is not None:
+            raise WriteRefused(f"{path}: not written: it is {kind}, not a regular file")
         attributes = _attributes(target)
         if before_replace is not None:
             before_replace(target)

@@ -81,6 +81,13 @@ def test_force_write_writes_a_read_only_file_in_place(tmp_path, capsys):
     assert (path.stat().st_ino, stat.S_IMODE(path.stat().st_mode)) == (inode, 0o444)
 
 
+def test_force_write_still_replaces_a_file_it_may_replace(tmp_path, capsys):
+    path = script_file(tmp_path, mode=0o640)
+    inode = path.stat().st_ino
+    assert fix("--force-write", str(path)) in (0, 1), capsys.readouterr().err
+    assert path.read_bytes() == FIXED and path.stat().st_ino != inode  # atomically, as without the flag
+
+
 def test_force_write_needs_fix(tmp_path, capsys):
     assert main(["lint", "--no-config", "--force-write", str(script_file(tmp_path))]) == 2
     assert "--force-write needs --fix" in capsys.readouterr().err
@@ -117,6 +124,9 @@ def test_an_owner_that_cannot_be_kept_is_refused(tmp_path, capsys, monkeypatch):
     err = capsys.readouterr().err
     assert f"{path}: not written: the file belongs to uid {NOBODY} gid {NOBODY}" in err
     assert path.read_bytes() == CRLF and left_in(tmp_path) == ["job.sbatch"]
+    # --force-write: into the file itself, which stays its owner's.
+    assert fix("--force-write", str(path)) in (0, 1), capsys.readouterr().err
+    assert path.read_bytes() == FIXED and (path.stat().st_uid, path.stat().st_gid) == (NOBODY, NOBODY)
 
 
 # ------------------------------------------------------------------ hard links
