@@ -26,10 +26,6 @@ import stat
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-# The write permission that applies to us, by who we are to the file. Root is
-# judged as the owner: it may write anything, so only the bits tell whether the
-# owner meant the file to be read-only (os.access() says "writable" to root).
-_OWNER, _GROUP, _OTHER = stat.S_IWUSR, stat.S_IWGRP, stat.S_IWOTH
 _TOLERATED = (errno.ENOTSUP, errno.EOPNOTSUPP)  # a file system without (that kind of) extended attributes
 _SIGNALS = (signal.SIGTERM, signal.SIGHUP, signal.SIGINT)
 
@@ -100,12 +96,12 @@ def _refuse_unsafe(path: str, info: os.stat_result) -> None:
 
 
 def _write_bit(info: os.stat_result) -> int:
+    """The write permission that applies to us. Root is judged as the owner: it may write anything, so only
+    the bits tell whether the owner meant the file to be read-only (``os.access`` says "writable" to root)."""
     uid = os.geteuid()
     if uid == 0 or uid == info.st_uid:
-        return _OWNER
-    if info.st_gid == os.getegid() or info.st_gid in os.getgroups():
-        return _GROUP
-    return _OTHER
+        return stat.S_IWUSR
+    return stat.S_IWGRP if info.st_gid == os.getegid() or info.st_gid in os.getgroups() else stat.S_IWOTH
 
 
 def _kind(mode: int) -> str | None:
