@@ -105,3 +105,14 @@ def test_a_fifo_output_is_refused_without_waiting_for_a_reader(tmp_path):
 def test_the_profile_keeps_its_policy_on_a_successful_import(profile):
     assert run(*IMPORT, "-o", str(profile)).returncode == 0
     assert POLICY.strip() in profile.read_text()
+
+
+def test_convert_refuses_a_hard_linked_body_file(tmp_path):
+    body = tmp_path / "body.sh"
+    body.write_text("echo old body\n")
+    os.link(body, tmp_path / "also-body.sh")
+    done = run("convert", "--no-config", str(ROOT / "samples" / "multinode-torchrun.sbatch"),
+               "--body-file", str(body), "-o", str(tmp_path / "job.toml"))
+    assert done.returncode == 2
+    assert f"{body}: not written: the file has 2 hard links" in done.stderr
+    assert body.read_text() == "echo old body\n" and left_in(tmp_path) == ["also-body.sh", "body.sh"]
