@@ -81,5 +81,7 @@ if ! unshare -m --propagation private -- sh -ec "
     exit 1
 fi
 rm -f "$log"
+# the tests bind-mount the host's /etc/hosts over the chroot's; minbase trixie has none
+[ -e "$ROOT/etc/hosts" ] || : > "$ROOT/etc/hosts"
 have_all || { echo "setup-slurm-2411: installation finished but programs are missing in $ROOT" >&2; exit 1; }
 echo "setup-slurm-2411: installed $(chroot "$ROOT" dpkg-query -W -f='slurm-client ${Version}' slurm-client) in $ROOT"

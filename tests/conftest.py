@@ -8,7 +8,11 @@
   that use either are marked ``slurm`` automatically, so ``-m "not slurm"``
   deselects them.
 * A terminal summary of the cases each differential test compared with real
-  Slurm, per release (tests/oracle_tally.py).
+  Slurm, per release (tests/oracle_tally.py), gathered from every xdist worker.
+* pytest-xdist (``-n auto --dist loadgroup`` in pyproject.toml): the tests of
+  one Slurm release share one worker (``xdist_group``), so each release's
+  clusters start once per run and the two releases' differentials run side by
+  side; every other test goes wherever a worker is free.
 """
 
 from __future__ import annotations
@@ -48,9 +52,17 @@ if settings is not None:
     # CI replays the same examples every run (derandomize), so a build is never
     # red by chance; exploring new random cases is what local "dev" runs do
     # (and what `--hypothesis-seed=N` hunts are for).
+    # tests/examples.py scales each test's example count by profile; "dev" tries a fifth.
     settings.register_profile("ci", deadline=None, derandomize=True, print_blob=True)
-    settings.register_profile("dev", deadline=None)
+    settings.register_profile("dev", deadline=None, max_examples=20)
+    settings.register_profile("thorough", deadline=None)
     settings.load_profile("ci" if in_ci() else "dev")
+
+
+def pytest_report_header(config: pytest.Config) -> list[str]:
+    from tests.examples import header
+
+    return [header()]
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:
@@ -68,10 +80,26 @@ def _skip_or_fail(reason: str) -> None:
     pytest.skip(reason)
 
 
+@pytest.hookimpl(tryfirst=True)  # before xdist reads the groups off the items
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
         if {"slurm_cluster", "slurm_cluster_for"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slurm)
+            item.add_marker(pytest.mark.xdist_group(f"slurm-{_release_of(item)}"))
+
+
+def _release_of(item: pytest.Item) -> str:
+    """The Slurm release a test runs against: its ``slurm_cluster``/``release`` parameter, else the first.
+
+    Tests that call ``slurm_cluster_for`` with a fixed release use the first
+    (22.05); one that asks for another release without a parameter would start
+    that cluster on its own worker too, which is slower, never wrong.
+    """
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    for name in ("slurm_cluster", "release"):
+        if params.get(name) in RELEASES:
+            return params[name]
+    return next(iter(RELEASES))
 
 
 class ClusterPool:
@@ -130,6 +158,18 @@ def slurm_cluster(request: pytest.FixtureRequest, slurm_cluster_for) -> SlurmClu
     atexit / PDEATHSIG if the session dies.
     """
     return slurm_cluster_for(request.param, DEFAULT_LAYOUT)
+
+
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    workeroutput = getattr(session.config, "workeroutput", None)
+    if workeroutput is not None:  # an xdist worker: hand its counts to the controller
+        workeroutput["oracle_tally"] = oracle_tally.export()
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """The controller adds up what each xdist worker compared (the hook exists only with xdist)."""
+    oracle_tally.merge(getattr(node, "workeroutput", {}).get("oracle_tally", []))
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus: int, config: pytest.Config) -> None:

@@ -77,7 +77,14 @@ class Release:
         return None
 
     def missing_requirements(self) -> str | None:
-        """Why this machine cannot run this release's cluster, or None if it can."""
+        """Why this machine cannot run this release's cluster, or None if it can.
+
+        No ``sbatch`` on PATH means "no real Slurm here" for every release: a user
+        who hides Slurm from PATH gets no chrooted release either.
+        """
+        if self.root is not None and shutil.which("sbatch") is None:
+            return (f"real Slurm {self.name} off: no sbatch on PATH, and the {self.root} chroot is used only"
+                    " next to the host's Slurm (put sbatch on PATH, .ci/setup-slurm.sh)")
         for binary in (*DAEMONS, *CLIENTS[:4]):
             if self.program(binary) is None:
                 where = "on PATH" if self.root is None else f"in the chroot {self.root}"
@@ -147,6 +154,8 @@ class ChrootSpace:
             f"mount -t proc proc '{r}/proc'\n"
             f"mount --rbind /sys '{r}/sys' 2>/dev/null || true\n"
             f"mount --bind '{shared}' '{inside}'\n"
+            # a fresh debootstrap has no /etc/hosts to mount over (measured: minbase trixie)
+            f"[ -e '{r}/etc/hosts' ] || : > '{r}/etc/hosts'\n"
             f"mount --bind /etc/hosts '{r}/etc/hosts'\n"
             "echo ready\n"
             "exec sleep 2147483647\n"

@@ -31,6 +31,7 @@ from slurmspec.lint import lint_text, refuses
 from tests import oracle_tally
 from tests.slurm_cluster import SbatchOutcome, SlurmCluster
 from tests.strategies import sbatch_conflict_scripts, sbatch_odd_scripts, sbatch_scripts
+from tests.examples import examples
 
 pytestmark = pytest.mark.slurm
 
@@ -197,7 +198,7 @@ def test_directives_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
     """Generated #SBATCH headers: slurmspec refuses exactly when sbatch rejects."""
     tally: Counter[str] = Counter()
 
-    @settings(max_examples=1500, deadline=None, suppress_health_check=_HEALTH)
+    @settings(max_examples=examples(1500), deadline=None, suppress_health_check=_HEALTH)
     @given(script=sbatch_scripts())
     # Disagreements found by this test (slurmspec to fix; see the module docstring):
     # an invalid value that a later repeat of the option overrides (sbatch and
@@ -256,7 +257,7 @@ def test_script_level_agrees_with_sbatch(slurm_cluster: SlurmCluster) -> None:
     """Generated script-level oddities (empty, BOM, NUL, CRLF, #SLURM, late directives)."""
     tally: Counter[str] = Counter()
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=_HEALTH)
+    @settings(max_examples=examples(300), deadline=None, suppress_health_check=_HEALTH)
     @given(script=sbatch_odd_scripts())
     def odd(script: str | bytes) -> None:
         check(slurm_cluster, script, tally, "script")
@@ -269,7 +270,7 @@ def test_conflicts_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
     """Headers mixing the options sbatch checks against each other (rules/reject/)."""
     tally: Counter[str] = Counter()
 
-    @settings(max_examples=1200, deadline=None, suppress_health_check=_HEALTH)
+    @settings(max_examples=examples(1200), deadline=None, suppress_health_check=_HEALTH)
     @given(script=sbatch_conflict_scripts())
     # Disagreements found by this test (fixed in rules/reject/, the GPU ones in _gpu_geometry.py):
     # which options imply a task count for the GPU checks on 22.05 ...

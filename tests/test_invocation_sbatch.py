@@ -29,6 +29,7 @@ from slurmspec.parser.script import parse_script
 from tests import oracle_tally
 from tests.slurm_cluster import SlurmCluster
 from tests.strategies import sbatch_invocations
+from tests.examples import examples
 
 pytestmark = pytest.mark.slurm
 
@@ -118,7 +119,7 @@ def test_invocations_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
     """Generated script + arguments + SBATCH_* variables: same verdict, same winners."""
     tally: Counter[str] = Counter()
 
-    @settings(max_examples=600, deadline=None, suppress_health_check=_HEALTH)
+    @settings(max_examples=examples(600), deadline=None, suppress_health_check=_HEALTH)
     @given(case=sbatch_invocations())
     # Measured while building the merge (slurmspec.invocation.merge / environment):
     @example(case=(SH + "#SBATCH -t 5\ntrue\n", ["-t", "9"], {"SBATCH_TIMELIMIT": "7"}))

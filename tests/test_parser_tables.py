@@ -21,6 +21,7 @@ from slurmspec.parser import tables
 from slurmspec.parser.grammar import line_tokens
 from tests.corpus import corpus_files
 from tests.strategies import script_texts
+from tests.examples import examples
 
 ROOT = Path(__file__).resolve().parent.parent
 GRAMMAR = ROOT / "grammar" / "sbatch.lark"
@@ -82,7 +83,7 @@ def test_edge_cases_tokenise_as_lark_tokenises_them(text):
     assert line_tokens(text) == _lark_tokens(text)
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(script_texts())
 def test_script_text_tokenises_as_lark_tokenises_it(text):
     tokens = line_tokens(text)

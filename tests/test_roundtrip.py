@@ -12,6 +12,7 @@ from slurmspec.lint import lint_text
 from slurmspec.version import SUPPORTED
 from tests.corpus import corpus_files
 from tests.strategies import script_bytes, script_texts
+from tests.examples import examples
 
 
 
@@ -47,7 +48,7 @@ def test_bytes_round_trip_and_lint_never_raises(data):
     lint_text(data)
 
 
-@settings(max_examples=40)
+@settings(max_examples=examples(40))
 @given(script_texts())
 def test_every_target_version_parses(text):
     for version in SUPPORTED:

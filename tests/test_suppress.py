@@ -10,6 +10,7 @@ from slurmspec.lint.engine import lint_script, select_rules
 from slurmspec.lint.suppress import find_suppressions
 from slurmspec.parser.script import parse_script
 from slurmspec.version import NEWEST
+from tests.examples import examples
 
 
 def codes(text: str) -> list[tuple[int, str]]:
@@ -180,7 +181,7 @@ def test_crlf_script():
     assert codes(text) == [(1, "SB105"), (2, "SB901")]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(st.sampled_from([
     "#!/bin/bash", "#SBATCH --time=2h", "# slurmspec: ignore[SB110]", "# slurmspec: ignore[",
     "#SBATCH -t 5 # slurmspec: ignore[SB110,x,,]", "echo '# slurmspec: ignore[SB001]'",

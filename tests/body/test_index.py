@@ -7,6 +7,7 @@ from hypothesis import given, settings
 
 from slurmspec.body.index import BodyIndex, first_word, variable_refs
 from tests.strategies import shell_bodies
+from tests.examples import examples
 
 
 def refs(text: str) -> list[tuple[str, bool, bool]]:
@@ -110,7 +111,7 @@ def test_nothing_before_the_start_is_read():
     assert BodyIndex.build(text, len(text) + 5) == BodyIndex()
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(shell_bodies())
 def test_never_raises_and_references_lie_in_the_text(text):
     index = BodyIndex.build(text, 0)

@@ -14,6 +14,7 @@ from slurmspec.body import BodyInfo, Launch, analyse_body, find_env_assignments,
 from slurmspec.span import LineIndex
 from tests.corpus import corpus_files
 from tests.strategies import bodies_with_prefix, shell_bodies
+from tests.examples import examples
 
 HEADER = "#!/bin/bash\n#SBATCH --nodes=2\n\n"
 
@@ -227,7 +228,7 @@ def _spans_of(launch: Launch):
             yield opt.value_span
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(bodies_with_prefix())
 def test_never_raises_and_spans_stay_in_body(case: tuple[str, str]) -> None:
     prefix, body = case
@@ -244,13 +245,13 @@ def test_never_raises_and_spans_stay_in_body(case: tuple[str, str]) -> None:
         assert lo <= assignment.span.start <= assignment.span.end <= hi
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.text())
 def test_arbitrary_text_never_raises(body: str) -> None:
     analyse(body)
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(shell_bodies())
 def test_nested_launch_lies_inside_outer_statement(body: str) -> None:
     for launch in analyse(body, "").all_launches():

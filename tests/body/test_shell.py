@@ -9,6 +9,7 @@ from slurmspec.body.commands import declarations, split_commands
 from slurmspec.body.shell import Op, Word, tokenize
 from slurmspec.body.wrappers import quoted_content, unwrap
 from tests.strategies import shell_bodies
+from tests.examples import examples
 
 
 def words(text: str) -> list[list[str]]:
@@ -168,7 +169,7 @@ def test_quoted_content(text: str, content: str | None) -> None:
         assert text[off - 10] == ch
 
 
-@settings(max_examples=300)
+@settings(max_examples=examples(300))
 @given(shell_bodies())
 def test_tokenize_never_raises_and_stays_in_bounds(text: str) -> None:
     base = 7

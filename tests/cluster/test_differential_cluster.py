@@ -54,13 +54,14 @@ from slurmspec.rules.cluster._fit import Kind, assessments
 from slurmspec.rules.cluster._limits import node_check_reached
 from tests import oracle_tally
 from tests.cluster.layouts import SHAPES_ALL, SHAPES_NO
+from tests.examples import examples
 from tests.slurm_cluster import RELEASES, SlurmCluster
 from tests.strategies import ClusterFacts, cluster_request_scripts
 
 pytestmark = pytest.mark.slurm
 
 # Per release and layout; a developer may lower it for a quick look (CI runs the full count).
-CASES = int(os.environ.get("SLURMSPEC_CLUSTER_CASES", "1000"))
+CASES = int(os.environ.get("SLURMSPEC_CLUSTER_CASES", "0")) or examples(1000)
 HOST = socket.gethostname().split(".")[0]  # the throwaway cluster's one real node (tests/slurm_cluster.py)
 _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture]
 

@@ -21,6 +21,7 @@ from slurmspec.cluster.store import dump_profile
 from slurmspec.kinds import Family, Severity
 from slurmspec.lint import lint_text
 from tests.cluster.rule_profiles import PROFILES, POLICIES, profile_named
+from tests.examples import examples
 
 LAB = str(PROFILES / "lab.toml")
 
@@ -173,7 +174,7 @@ def _cluster_errors(script: str) -> list[str]:
             if d.family is Family.CLUSTER and d.severity is Severity.ERROR]
 
 
-@settings(max_examples=60, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(spec=cluster_specs())
 def test_what_emit_writes_for_a_cluster_passes_the_cluster_rules(tmp_path: Path, spec: str):
     code, script, _ = _emit(tmp_path, spec, "--cluster", LAB, "--no-check")

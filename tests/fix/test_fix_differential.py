@@ -31,6 +31,7 @@ from tests.fix.support import describe, fix
 from tests import oracle_tally
 from tests.slurm_cluster import SlurmCluster
 from tests.strategies import FIX_KINDS, FIX_KINDS_REJECTED, fixable_cases
+from tests.examples import examples
 
 pytestmark = pytest.mark.slurm
 
@@ -50,7 +51,7 @@ def test_fixed_scripts_are_accepted_by_sbatch(slurm_cluster: SlurmCluster) -> No
     tally: Counter[str] = Counter()
     version, release = slurm_cluster.version, slurm_cluster.release
 
-    @settings(max_examples=450, deadline=None, suppress_health_check=_HEALTH)
+    @settings(max_examples=examples(450), deadline=None, suppress_health_check=_HEALTH)
     @given(case=fixable_cases(valid=True, kinds=FIX_KINDS, required=FIX_KINDS_REJECTED))
     @example(case=("#!/bin/bash\r\n#SBATCH -t 10\r\nsrun hostname\r\n", ("crlf",)))
     @example(case=("#SBATCH -t 10 --mem=1G\nsrun hostname\n", ("no-shebang",)))

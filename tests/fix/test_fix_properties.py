@@ -26,9 +26,10 @@ from slurmspec.parser.script import decode
 from slurmspec.version import DEFAULT, NEWEST, OLDEST
 from tests.fix.support import RecordingLint, describe, fix
 from tests.strategies import fixable_cases, fixable_scripts, script_bytes
+from tests.examples import examples
 
 VERSIONS = st.sampled_from([OLDEST, NEWEST])
-SETTINGS = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @SETTINGS
@@ -184,7 +185,7 @@ def test_untouched_line_check_can_fail() -> None:
 
 
 # ------------------------------------------------------------ never a traceback
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(data=st.one_of(st.binary(max_size=300), script_bytes), unsafe=st.booleans())
 def test_fix_text_never_raises(data: bytes, unsafe: bool) -> None:
     outcome = fix(data, unsafe=unsafe)
@@ -208,7 +209,7 @@ class _Stdio:
         sys.stdin, sys.stdout, sys.stderr = self.saved
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(data=st.one_of(st.binary(max_size=300), script_bytes,
                       fixable_scripts().map(lambda t: t.encode("utf-8", "surrogateescape"))),
        unsafe=st.booleans())

@@ -13,6 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from slurmspec.cli import main
+from tests.examples import examples
 
 SAMPLES = Path(__file__).resolve().parents[2] / "samples"
 
@@ -113,7 +114,7 @@ def test_schema_command_rejects_an_unknown_name():
     assert result.returncode == 2 and b"invalid choice: 'bogus'" in result.stderr and b"Traceback" not in result.stderr
 
 
-@settings(max_examples=150, suppress_health_check=list(HealthCheck), deadline=None)
+@settings(max_examples=examples(150), suppress_health_check=list(HealthCheck), deadline=None)
 @given(st.one_of(st.text(max_size=200), st.lists(st.sampled_from(
     ["[job]", "[launch]", "[[hetjob]]", "[env]", "kind = ", '"torchrun"', "program", "=", "1", "[", "]", "{", "}",
      '"', "'''", "\n", "nodes", "time", "options", "= [", "true", "x.y", "container", "image", "-1", "1e9"]),

@@ -26,6 +26,7 @@ from slurmspec import parse
 from slurmspec.spec import SpecError, load_spec, spec_from_data
 from tests.spec.spec_data import spec_data
 from tests.strategies import hostile_text
+from tests.examples import examples
 
 KINDS = ("torchrun", "srun", "horovod", "lightning", "accelerate", "deepspeed", "mpi", "plain")
 
@@ -137,7 +138,7 @@ def _assert_no_canary(work: Path) -> None:
     assert not hits, f"hostile text ran: {hits}"
 
 
-@settings(max_examples=40, suppress_health_check=list(HealthCheck), deadline=None)
+@settings(max_examples=examples(40), suppress_health_check=list(HealthCheck), deadline=None)
 @given(data=spec_data(), program_args=st.lists(hostile_text(), max_size=4))
 def test_hostile_strings_never_run(stub_dir, tmp_path_factory, data, program_args):
     data["launch"]["args"] = program_args
@@ -263,7 +264,7 @@ def test_cpus_per_task_of_one_needs_nothing():
     assert _launch_line(emit(spec, version=(22, 5))) == "srun python train.py --epochs 1"
 
 
-@settings(max_examples=25, suppress_health_check=list(HealthCheck), deadline=None)
+@settings(max_examples=examples(25), suppress_health_check=list(HealthCheck), deadline=None)
 @given(data=spec_data(), args=st.lists(st.one_of(hostile_text(), st.sampled_from(
     ["$SLURM_PROCID", "r${SLURM_PROCID}'x", "--rank=$OMPI_COMM_WORLD_RANK", "$SLURM_JOB_ID/$SLURM_PROCID"])),
     min_size=1, max_size=4))

@@ -15,8 +15,9 @@ from slurmspec.spec.convert import ConvertError, convert_script
 from slurmspec.spec.toml_write import to_toml
 from tests.spec.spec_data import spec_data
 from tests.strategies import sbatch_conflict_scripts, sbatch_odd_scripts, sbatch_scripts
+from tests.examples import examples
 
-_SETTINGS = settings(max_examples=200, suppress_health_check=[HealthCheck.too_slow], deadline=None)
+_SETTINGS = settings(max_examples=examples(200), suppress_health_check=[HealthCheck.too_slow], deadline=None)
 
 
 _VERSIONS = st.sampled_from([(22, 5), (23, 2), (26, 5)])  # srun inherits --cpus-per-task from 23.11
@@ -66,7 +67,7 @@ def _effective(script) -> list[dict]:
     return [{s.name: s.value for s in c.request.settings} for c in script.components]
 
 
-@settings(max_examples=300, suppress_health_check=list(HealthCheck), deadline=None)
+@settings(max_examples=examples(300), suppress_health_check=list(HealthCheck), deadline=None)
 @given(st.one_of(sbatch_scripts(), sbatch_odd_scripts(), sbatch_conflict_scripts()),
        st.sampled_from([(22, 5), (24, 5), (26, 5)]))
 def test_emit_of_convert_asks_for_the_same(text, version):

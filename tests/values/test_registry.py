@@ -6,6 +6,7 @@ from hypothesis import given, settings, strategies as st
 
 from slurmspec.model.values import OPTIONAL_ARGUMENT, PARSERS, describe
 from slurmspec.version import SUPPORTED, parse_version
+from tests.examples import examples
 
 KINDS = (
     "string count count0 node-count duration datetime memory filename gres gpus tres-per-task "
@@ -31,7 +32,7 @@ def test_optional_argument_kinds_accept_none():
         assert PARSERS[kind](None, (26, 5)).ok, kind
 
 
-@settings(max_examples=200)
+@settings(max_examples=examples(200))
 @given(st.sampled_from(KINDS), NASTY, VERSIONS)
 def test_no_parser_ever_raises(kind, text, version):
     parsed = PARSERS[kind](text, version)

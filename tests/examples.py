@@ -1,0 +1,44 @@
+"""How many examples a property test tries: the Hypothesis profile decides, the report header says.
+
+Every ``@settings(max_examples=examples(N))`` names the count CI runs. The
+profiles (registered in tests/conftest.py, chosen by ``CI=true`` or
+``--hypothesis-profile=NAME``):
+
+* ``ci`` -- every count as written, the same examples every run (derandomized),
+  so a build is never red by chance and the real-Slurm differentials compare at
+  least as many cases as the counts say;
+* ``dev`` (default) -- a fifth of each count (at least ``MINIMUM``), new random
+  examples every run: quick feedback while working;
+* ``thorough`` -- every count as written, random: a local hunt for new cases.
+"""
+
+from __future__ import annotations
+
+SCALE = {"ci": 1.0, "thorough": 1.0, "dev": 0.2}
+MINIMUM = 10
+
+
+def profile_name() -> str:
+    from hypothesis import settings
+
+    return settings.get_current_profile_name()
+
+
+def examples(count: int) -> int:
+    """The number of examples to try, for a test that CI runs ``count`` times."""
+    scale = SCALE.get(profile_name(), 1.0)
+    return count if scale >= 1.0 else max(MINIMUM, min(count, round(count * scale)))
+
+
+def header() -> str:
+    name = profile_name()
+    scale = SCALE.get(name, 1.0)
+    if scale >= 1.0:
+        return f"hypothesis profile: {name} (every property test runs the example count CI runs)"
+    return (f"hypothesis profile: {name} ({scale:.0%} of CI's example counts, at least {MINIMUM}; "
+            "CI=true or --hypothesis-profile=ci runs them all)")
+
+
+def least(count: int) -> int:
+    """A minimum number of compared cases, scaled as the example counts are (CI asks for ``count``)."""
+    return int(count * min(1.0, SCALE.get(profile_name(), 1.0)))
