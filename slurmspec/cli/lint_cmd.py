@@ -74,13 +74,17 @@ def _jobs(text: str) -> int:
 def _discover(paths: Sequence[str], errors: list[str], require_sbatch: bool = False) -> Iterator[str]:
     """The inputs to lint. A path named on the command line is read even when it is a pipe
     (``<(generate-job)``); in a folder only regular files are, others are skipped with a note
-    (a FIFO would block the run forever, a device never end)."""
+    (a FIFO would block the run forever, a device never end).
+
+    Nothing is left out silently: what cannot be read is an error (exit 2) when the user named
+    it, and a note naming it when it was met in a folder.
+    """
     for path in paths:
         if path == "-" or os.path.isfile(path):
-            if not require_sbatch or path == "-" or path.endswith(_SCRIPT_SUFFIXES) or _has_directive(path):
+            if not require_sbatch or path == "-" or path.endswith(_SCRIPT_SUFFIXES) or _has_directive(path, True):
                 yield path
         elif os.path.isdir(path):
-            yield from _walk(path)
+            yield from _walk(path, errors)
         elif os.path.exists(path):
             yield path  # a FIFO, a device, /dev/fd/N: the user asked for it; reading is bounded
         else:
@@ -88,18 +92,28 @@ def _discover(paths: Sequence[str], errors: list[str], require_sbatch: bool = Fa
 
 
 def _why_missing(path: str) -> str:
+    import errno
+
     try:
         os.stat(path)
-    except OSError as exc:  # a dangling symlink or a symlink loop says more than "no such file"
-        if os.path.islink(path) and exc.strerror:
+    except OSError as exc:  # a dangling symlink, a link loop, no permission, a name over PATH_MAX
+        if (exc.errno != errno.ENOENT or os.path.islink(path)) and exc.strerror:
             return f"cannot read: {exc.strerror}"
     return "no such file or folder"
 
 
-def _walk(folder: str) -> Iterator[str]:
+def _walk(folder: str, errors: list[str]) -> Iterator[str]:
     from slurmspec.lint.limits import file_kind
 
-    for root, dirs, files in os.walk(folder):
+    def unlisted(exc: OSError) -> None:
+        # os.walk passes over a folder it cannot list (no permission, a path beyond PATH_MAX).
+        where = exc.filename if isinstance(exc.filename, str) else folder
+        if where == folder:
+            errors.append(f"{folder}: cannot read: {exc.strerror or exc}")
+        else:
+            _note(f"{where}: skipped, cannot read: {exc.strerror or exc}")
+
+    for root, dirs, files in os.walk(folder, onerror=unlisted):
         dirs[:] = sorted(d for d in dirs if not d.startswith("."))
         for name in sorted(files):
             full = os.path.join(root, name)
@@ -112,7 +126,7 @@ def _walk(folder: str) -> Iterator[str]:
                 continue
             if kind is not None:
                 _note(f"{full}: skipped, {kind} is not a script file")
-            elif name.endswith(_SCRIPT_SUFFIXES) or _has_directive(full):
+            elif name.endswith(_SCRIPT_SUFFIXES) or _has_directive(full, False):
                 yield full
 
 
@@ -122,13 +136,17 @@ def _note(message: str) -> None:
     note(message)
 
 
-def _has_directive(path: str) -> bool:
+def _has_directive(path: str, named: bool) -> bool:
+    """Whether ``path`` holds a directive. One that cannot be read is linted when the user ``named``
+    it (reading it again fails: an error, exit 2), and skipped with a note when met in a folder."""
     from slurmspec.lint.limits import read_bounded
 
     try:
         return b"#SBATCH" in read_bounded(path)
-    except OSError:
-        return False
+    except OSError as exc:
+        if not named:
+            _note(f"{path}: skipped, cannot read: {exc.strerror or exc}")
+        return named
 
 
 class _Settings:
