@@ -25,6 +25,15 @@ language server's messages.
 
 Tab is left alone: it moves the cursor only, and JSON escapes it. The snippet
 line turns it into a space first, to keep the caret under its column.
+
+``json_text`` is the same guard for JSON that carries data rather than shown
+text (a fix's edit text, ``slurmspec parse``'s model): it must decode back to
+exactly what it holds, so it uses JSON's own escapes. ``json.dumps`` escapes
+C0 but leaves DEL, C1, bidi controls and separators raw with
+``ensure_ascii=False``, and writes a lone surrogate that no UTF-8 stream takes;
+``json_text`` escapes those as ``\\uXXXX``. The JSON is then always UTF-8,
+holds no raw control, and decodes to the same strings (a byte that is not
+UTF-8 as the ``\\udcff`` Python's ``surrogateescape`` turns back into it).
 """
 
 from __future__ import annotations
@@ -37,6 +46,10 @@ _UNSAFE = re.compile(
     "\u2028\u2029"  # line and paragraph separators
     "\ud800-\udfff]"  # lone surrogates: undecodable bytes (U+DC80-U+DCFF) and worse
 )
+
+
+# The same set but C0, which json.dumps escapes itself.
+_JSON_RAW = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]")
 
 
 def _stand_in(match: re.Match) -> str:
@@ -57,3 +70,10 @@ def printable(text: str) -> str:
         return text
     return _UNSAFE.sub(_stand_in, text)
 
+
+def json_text(dumped: str) -> str:
+    """The output of ``json.dumps(..., ensure_ascii=False)`` with the characters ``printable`` would
+    show visibly written as JSON escapes instead: the same JSON value, safe to print."""
+    if _JSON_RAW.search(dumped) is None:
+        return dumped
+    return _JSON_RAW.sub(lambda match: f"\\u{ord(match.group()):04x}", dumped)

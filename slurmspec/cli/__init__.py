@@ -65,6 +65,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         code = EXIT_OK
     except KeyboardInterrupt:
         code = 130
+    except (MemoryError, RecursionError) as exc:
+        # Input that exhausts memory or the stack is refused as too large or too deep, never
+        # answered with a traceback (which reads as exit 1: findings, or for emit, written).
+        from slurmspec.cli.common import error
+
+        what = "memory" if isinstance(exc, MemoryError) else "stack depth (input nested too deeply)"
+        code = error(f"ran out of {what}; nothing more was done")
     finally:
         if collecting:
             gc.enable()

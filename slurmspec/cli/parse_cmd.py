@@ -16,13 +16,13 @@ def add_parser(commands) -> None:
 
 
 def run(args: argparse.Namespace, out: IO[str]) -> int:
-    import json
+    from slurmspec.report.json import dumps
 
     script = read_script(args, args.path)
     if isinstance(script, int):
         return script
-    json.dump(script.to_dict(), out, indent=2, ensure_ascii=False)
-    out.write("\n")
+    # The model holds the script's text exactly: JSON escapes keep it so and keep the output printable.
+    out.write(dumps(script.to_dict()) + "\n")
     return EXIT_OK
 
 

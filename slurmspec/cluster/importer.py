@@ -86,11 +86,24 @@ def _nodes(text: str, source: str) -> tuple[list[dict[str, Any]], tuple[str | No
     """Each node's facts, and the (release, cluster name) the JSON form says it came from."""
     if is_json(text):
         found, meta = js.load_json(text, source, "nodes")
-        return [js.node_facts(record, source) for record in found], js.json_release(meta)
-    found = records(text, "NodeName", source)
-    if not found:
-        raise ProfileError(f"{source}: no `NodeName=` records: is this `scontrol show node` output?{looks_like(text)}")
-    return [_node_facts(record) for record in found], (None, None)
+        facts, release = [js.node_facts(record, source) for record in found], js.json_release(meta)
+    else:
+        text_records = records(text, "NodeName", source)
+        if not text_records:
+            raise ProfileError(f"{source}: no `NodeName=` records: is this `scontrol show node` output?"
+                               f"{looks_like(text)}")
+        facts, release = [_node_facts(record) for record in text_records], (None, None)
+    for fact in facts:
+        _check_node_name(fact["name"], source)
+    return facts, release
+
+
+def _check_node_name(name: str, source: str) -> None:
+    # The profile keeps nodes as host lists (`a100-[01-04]`): a name with a bracket, comma or blank
+    # would be read back apart, and Slurm never prints one (NodeName is itself a host list).
+    if not name or not name.isprintable() or any(ch in name for ch in "[], "):
+        raise ProfileError(f"{source}: node `{name}`: not a node name (brackets, commas, blanks and control"
+                           " characters cannot be in one)")
 
 
 def _whole(record: Record, key: str, what: str, default: int | None = None) -> int:

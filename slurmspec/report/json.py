@@ -7,23 +7,20 @@ fields may appear within a version, so consumers should ignore unknown keys.
 
 Paths, messages, notes and fix titles are shown text (``slurmspec.printable``:
 no control characters, a byte that is not UTF-8 as ``\\xff``). A fix's edit
-text is data to splice into the file, so it stays exact: JSON escapes its
-controls, and ``dumps`` writes a byte that is not UTF-8 as the ``\\udcff``
-escape Python's ``surrogateescape`` reads back, so the output is always UTF-8.
+text is data to splice into the file, so it stays exact, in JSON escapes
+(``printable.json_text``): the output is always UTF-8 and holds no raw control.
 """
 
 from __future__ import annotations
 
 import json
-import re
 from typing import IO, Any, Iterable
 
 from slurmspec.lint.diagnostic import Diagnostic
-from slurmspec.printable import printable
+from slurmspec.printable import json_text, printable
 from slurmspec.report.links import rule_url
 
 JSON_VERSION = 1
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, Any]:
@@ -38,13 +35,9 @@ def diagnostic_dict(diagnostic: Diagnostic) -> dict[str, Any]:
 
 
 def dumps(value: Any, indent: int = 2) -> str:
-    """``json.dumps(value, indent=indent, ensure_ascii=False)``, with lone surrogates as ``\\uXXXX`` escapes.
-
-    ``ensure_ascii=False`` keeps text readable but writes a lone surrogate as it is, which no UTF-8
-    stream takes; escaped, it is plain ASCII and decodes back to the same string.
-    """
-    text = json.dumps(value, indent=indent, ensure_ascii=False)
-    return _SURROGATE.sub(lambda match: f"\\u{ord(match.group()):04x}", text)
+    """``json.dumps(value, indent=indent, ensure_ascii=False)``: readable, and safe to print
+    (``printable.json_text``: no raw control, no lone surrogate)."""
+    return json_text(json.dumps(value, indent=indent, ensure_ascii=False))
 
 
 def report_dict(results: Iterable[tuple]) -> dict[str, Any]:
