@@ -1100,3 +1100,133 @@ def sbatch_invocations(draw: st.DrawFn) -> tuple[str, list[str], dict[str, str]]
     if draw(st.integers(0, 9)) == 0:
         environ["SLURM_HINT"] = draw(st.sampled_from(("memory_bound", "bogus")))
     return script, argv, environ
+
+
+# =====================================================================
+# --- hostile CLI inputs (tests/test_hostile_cli.py): files, names and settings from an attacker ---
+# =====================================================================
+# Bytes a value may hold: terminal escapes (CSI, OSC with BEL, 8-bit CSI), bidi overrides,
+# line breaks of every kind, NUL, bytes that are not UTF-8, and plain text around them.
+_HOSTILE_BYTES = (b"\x1b[2J", b"\x1b]0;pwned\x07", b"\x07", b"\xc2\x9b2J", b"\xe2\x80\xae", b"\xe2\x81\xa6",
+                  b"\x00", b"\r", b"\x0b", b"\x0c", b"\xc2\x85", b"\xe2\x80\xa8", b"\xff", b"\xfe\xfe", b"\x7f",
+                  b"\t", b" ", b"=", b",", b'"', b"'", b"[", b"]", b"%", b"a", b"1", b"gpu", b"\xc3\xa9")
+_HOSTILE_OPTIONS = (b"--time=", b"--job-name=", b"--output=", b"-p ", b"--gres=", b"--constraint=", b"--mem=",
+                    b"--array=", b"--bogus=", b"-J", b"--dependency=", b"--mail-user=", b"--chdir=", b"--")
+hostile_fragments = st.lists(st.sampled_from(_HOSTILE_BYTES), min_size=1, max_size=6).map(b"".join)
+
+
+@st.composite
+def hostile_scripts(draw: st.DrawFn) -> bytes:
+    """A batch script whose directive values, comments and body carry hostile bytes (or arbitrary bytes)."""
+    if draw(st.integers(0, 4)) == 0:
+        return draw(script_bytes)
+    lines = [draw(st.sampled_from((b"#!/bin/bash", b"#!bash \x0b", b"#!/bin/sh\x1b[2J", b"")))]
+    for _ in range(draw(st.integers(1, 5))):
+        kind = draw(st.integers(0, 3))
+        if kind < 2:
+            lines.append(b"#SBATCH " + draw(st.sampled_from(_HOSTILE_OPTIONS)) + draw(hostile_fragments))
+        elif kind == 2:
+            lines.append(b"# slurmspec: ignore[" + draw(hostile_fragments) + b"]")
+        else:
+            lines.append(b"srun " + draw(hostile_fragments))
+    return draw(st.sampled_from((b"\n", b"\r\n"))).join(lines) + draw(st.sampled_from((b"\n", b"")))
+
+
+@st.composite
+def hostile_file_names(draw: st.DrawFn, suffixes: tuple[str, ...] = (".sbatch", ".sh", ".slurm")) -> bytes:
+    """A file name as the file system holds it: any bytes but `/` and NUL, at most 255 of them."""
+    stem = draw(hostile_fragments).replace(b"/", b"").replace(b"\0", b"")[:200]
+    return stem + draw(st.sampled_from(suffixes)).encode()
+
+
+def _deep_toml(draw: st.DrawFn) -> bytes:
+    depth = draw(st.sampled_from((40, 400, 3000)))
+    form = draw(st.sampled_from(("array", "inline", "header")))
+    if form == "array":
+        return b"x = " + b"[" * depth + b"]" * depth + b"\n"
+    if form == "inline":
+        return b"x = " + b"{a = " * depth + b"1" + b"}" * depth + b"\n"
+    return b"[" + b".".join([b"a"] * depth) + b"]\nx = 1\n"
+
+
+def _toml_string(draw: st.DrawFn) -> bytes:
+    """A TOML basic string holding hostile text (escaped as TOML needs, so the file parses)."""
+    text = draw(hostile_fragments).decode("utf-8", "replace")
+    escaped = "".join(ch if ch.isprintable() and ch not in '"\\' else f"\\u{ord(ch):04x}" for ch in text)
+    return f'"{escaped}"'.encode()
+
+
+@st.composite
+def hostile_configs(draw: st.DrawFn) -> bytes:
+    """A slurmspec.toml that is broken on purpose: too deep, wrong types, hostile keys and values, not UTF-8."""
+    kind = draw(st.integers(0, 5))
+    if kind == 0:
+        return _deep_toml(draw)
+    if kind == 1:
+        return draw(hostile_fragments) + b" = 1\n"
+    if kind == 2:
+        key = draw(st.sampled_from((b"select", b"ignore", b"fail-on", b"slurm-version", b"cluster", b"policy",
+                                    b"output-format", b"shellcheck", b"extend-select")))
+        value = draw(st.sampled_from((b"5", b"true", b"[1, 2]", b"{a = 1}", _toml_string(draw),
+                                      b"[" + _toml_string(draw) + b"]")))
+        return key + b" = " + value + b"\n"
+    if kind == 3:
+        return b"[per-file-ignores]\n" + _toml_string(draw) + b" = [" + _toml_string(draw) + b"]\n"
+    if kind == 4:
+        return b"[severity]\n" + _toml_string(draw) + b" = " + _toml_string(draw) + b"\n"
+    return b"select = [\"SB1\"]\n" + draw(hostile_fragments) + b"\n"
+
+
+@st.composite
+def hostile_profiles(draw: st.DrawFn) -> bytes:
+    """A cluster profile that is broken on purpose (or valid with hostile names)."""
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        return _deep_toml(draw)
+    name = _toml_string(draw)
+    config = b'[config]\nslurm-version = "24.11.5"\n'
+    if kind == 1:
+        return b"name = " + name + b"\n" + config + b'[[shape]]\nnodes = "n[1-2]"\ncpus = 8\nmemory = "8G"\n' \
+            + b"[[partition]]\nname = " + _toml_string(draw) + b'\nnodes = "n[1-2]"\ndefault = true\n'
+    if kind == 2:
+        key = draw(st.sampled_from((b"name", b"shape", b"partition", b"config", b"policy")))
+        return config + key + b" = " + draw(st.sampled_from((b"5", b"[1]", b'"x"', b"{}", name))) + b"\n"
+    return config + b"[[partition]]\nname = " + name + b"\nmax-time = " + _toml_string(draw) + b"\n"
+
+
+@st.composite
+def hostile_specs(draw: st.DrawFn) -> bytes:
+    """A job spec for `slurmspec emit` that is broken on purpose, or sound with hostile text in it."""
+    kind = draw(st.integers(0, 3))
+    if kind == 0:
+        return _deep_toml(draw)
+    if kind == 1:
+        job = b"[job]\nname = " + _toml_string(draw) + b"\ntime = " + _toml_string(draw)
+        return job + b'\n[launch]\nkind = "plain"\nprogram = ' + _toml_string(draw) + b"\n"
+    if kind == 2:
+        section = draw(st.sampled_from((b"job", b"resources", b"launch", b"body", b"env")))
+        return b"[" + section + b"]\n" + draw(hostile_fragments) + b" = " + _toml_string(draw) + b"\n"
+    return draw(hostile_fragments)
+
+
+@st.composite
+def hostile_scontrol(draw: st.DrawFn, node_text: str, node_json: str) -> bytes:
+    """`scontrol show node` output (text or JSON) cut short, or with hostile or wrong-typed fields."""
+    import json
+
+    kind = draw(st.integers(0, 3))
+    if kind == 0:  # cut anywhere
+        text = draw(st.sampled_from((node_text, node_json)))
+        return text[: draw(st.integers(0, len(text)))].encode()
+    if kind == 1:  # a value replaced by hostile bytes
+        text = node_text.encode()
+        start = draw(st.integers(0, len(text) - 1))
+        return text[:start] + draw(hostile_fragments) + text[start + draw(st.integers(0, 20)):]
+    document = json.loads(node_json)
+    record = document["nodes"][0]
+    wrong = draw(st.sampled_from(([], {}, ["gpu:1"], {"set": True, "number": []}, "x\x1b[2J", 1e308, None, True,
+                                  [[[[]]]], -1)))
+    record[draw(st.sampled_from(sorted(record)))] = wrong
+    if kind == 3:
+        document[draw(st.sampled_from(("errors", "meta", "nodes")))] = wrong
+    return json.dumps(document).encode()
