@@ -148,6 +148,10 @@ def _lightning(ctx: Context, launch) -> bool:
         return False
     if any(_LIGHTNING.search(w) for w in words):
         return True
+    return ctx.shared(_body_mentions_lightning)  # once per script, not once per launch
+
+
+def _body_mentions_lightning(ctx: Context) -> bool:
     script = ctx.script
     return any(line.kind == "command" and line.span.start >= script.header_end and _LIGHTNING.search(line.text)
                for line in script.lines)

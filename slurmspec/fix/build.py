@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from slurmspec.fix.edit import Edit, Fix
 from slurmspec.kinds import Applicability
 from slurmspec.model.script import Directive, DirectiveLine, Line, Script
@@ -32,10 +34,7 @@ def line_text_with_newline(line: Line) -> str:
 
 
 def directive_line_of(script: Script, directive: Directive) -> DirectiveLine | None:
-    for dline in script.directive_lines:
-        if dline.line.span.start <= directive.span.start < dline.line.span.end:
-            return dline
-    return None
+    return script.directive_line_at(directive.span.start)
 
 
 def delete_directive(script: Script, directive: Directive) -> Edit | None:
@@ -49,19 +48,21 @@ def delete_directives(script: Script, directives) -> list[Edit] | None:
     the whole line when nothing else is left on it. None when one of them cannot be cut
     out cleanly (part of a bundle like ``-vN2``, or the line also starts a hetjob component).
     """
-    by_line: dict[int, tuple[DirectiveLine, list]] = {}
+    # O(options + words of their lines): a line's words are found by bisection and removed
+    # words are looked up by offset, so one line of many options is not O(n²).
+    by_line: dict[int, tuple[DirectiveLine, set[int]]] = {}
     for directive in directives:
         dline = directive_line_of(script, directive)
         if dline is None:
             return None
-        own = [w for w in dline.words if directive.span.start <= w.span.start < directive.span.end]
+        starts = dline.word_starts
+        own = dline.words[bisect_left(starts, directive.span.start):bisect_left(starts, directive.span.end)]
         if not own or own[0].span.start != directive.span.start or own[-1].span.end != directive.span.end:
             return None
-        by_line.setdefault(dline.line.number, (dline, []))[1].extend(own)
+        by_line.setdefault(dline.line.number, (dline, set()))[1].update(w.span.start for w in own)
     edits = []
     for dline, removed in by_line.values():
-        kept = [w for w in dline.words if w not in removed]
-        if not kept:
+        if len(removed) == len(dline.words):
             if dline.separator:
                 return None
             edits.append(delete_line(script, dline.line))
@@ -70,7 +71,7 @@ def delete_directives(script: Script, directives) -> list[Edit] | None:
         words = dline.words
         pieces = []
         for index, word in enumerate(words):
-            if word in removed:
+            if word.span.start in removed:
                 continue
             blank = script.source[words[index - 1].span.end:word.span.start] if index else ""
             pieces.append((blank if pieces else "") + script.source[word.span.start:word.span.end])

@@ -116,13 +116,21 @@ class JobModel:
 
     components: tuple[Component, ...]
     steps: tuple[Step, ...]
+    # id of every launch of every step's chain -> its step. Rules ask for the step of each
+    # launch, so a search of the steps would make the script's launches cost O(launches²).
+    _by_launch: dict[int, Step] = attrs.field(init=False, eq=False, repr=False)
+
+    def __attrs_post_init__(self) -> None:
+        index: dict[int, Step] = {}
+        for step in self.steps:
+            for node in step.launch.walk():
+                index.setdefault(id(node), step)  # the first step holding it, as a search would find
+        object.__setattr__(self, "_by_launch", index)
 
     def component(self, index: int = 0) -> Component | None:
         return self.components[index] if 0 <= index < len(self.components) else None
 
     def step_of(self, launch: Launch) -> Step | None:
-        """The step a launch belongs to (any launch of a statement's chain)."""
-        for step in self.steps:
-            if any(node is launch for node in step.launch.walk()):
-                return step
-        return None
+        """The step a launch belongs to (any launch of a statement's chain); O(1)."""
+        # The steps keep their launches alive, so an id found here can only be this launch's.
+        return self._by_launch.get(id(launch))

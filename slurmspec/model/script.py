@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
@@ -77,6 +78,11 @@ class DirectiveLine:
     in_header: bool  # False: after the first command, so sbatch never reads it
     component: int
     separator: bool  # a "hetjob"/"packjob" line that starts the next component
+
+    @cached_property
+    def word_starts(self) -> list[int]:
+        """Each word's start offset, for bisection: one line may hold thousands of options."""
+        return [word.span.start for word in self.words]
 
 
 @frozen(kw_only=True)
@@ -159,6 +165,18 @@ class Script:
         from slurmspec.body.launch import analyse_body
 
         return analyse_body(self.source[self.header_end:], self.header_end, self.index)
+
+    @cached_property
+    def _directive_line_starts(self) -> list[int]:
+        return [dline.line.span.start for dline in self.directive_lines]
+
+    def directive_line_at(self, offset: int) -> DirectiveLine | None:
+        """The directive line holding ``offset``, or None; O(log n), as fixes ask once per option."""
+        found = bisect_right(self._directive_line_starts, offset) - 1
+        if found < 0:
+            return None
+        dline = self.directive_lines[found]
+        return dline if offset < dline.line.span.end else None
 
     @property
     def shebang(self) -> Line | None:
