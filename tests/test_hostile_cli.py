@@ -92,9 +92,9 @@ def check_output(code: int, out: bytes, err: bytes, *, data_out: bool = False) -
     """The run ended as the CLI promises; ``data_out``: standard output is a file's content (emit, convert)."""
     assert code in (0, 1, 2), (code, err)
     for name, stream in (("stdout", out), ("stderr", err)):
-        text = stream.decode("utf-8")  # raises on output that is not UTF-8
-        if name == "stdout" and data_out:
+        if name == "stdout" and data_out:  # the bytes the file holds, whatever they are
             continue
+        text = stream.decode("utf-8")  # raises on output that is not UTF-8
         raw = RAW_CONTROLS.search(OUR_SGR.sub("", text))
         assert raw is None, (name, raw, text[max(0, raw.start() - 80):raw.end() + 80])
     assert b"Traceback" not in err
@@ -117,6 +117,7 @@ def lint_runs(draw: st.DrawFn) -> tuple[dict, list[str], bytes]:
     argv = ["lint", "--jobs", "1", "--format", draw(st.sampled_from(FORMATS))]
     argv += draw(st.lists(st.sampled_from(("--statistics", "--quiet", "--color=always", "--color=never",
                                            "--exit-zero", "--no-suppress", "--require-sbatch")), max_size=2))
+    argv += draw(st.sampled_from(([], [], ["--fix", "--show-fixes"], ["--diff", "--unsafe-fixes"])))
     if draw(st.integers(0, 2)) == 0:
         files[b"settings.toml"] = draw(hostile_configs())
         argv += ["--config", "settings.toml"]
@@ -170,10 +171,13 @@ def _run_in_fresh_folder(files: dict, argv: list[str], stdin: bytes) -> tuple[in
               "--format", "concise", "j.sbatch"], b""))
 @example(run=({b"\x1b]0;x\x07\xff\xe2\x80\xae.sbatch": b"#!bash \x0b\n#SBATCH -p \xff\n"},
               ["lint", "--jobs", "1", "--no-config", "--format", "sarif", "."], b""))
+@example(run=({b"\xff.sbatch": b"\x00"}, ["lint", "--jobs", "1", "--no-config", "--diff", "--unsafe-fixes", "."],
+              b""))  # the diff of a file named in bytes that are not UTF-8 raised on a strict standard output
 def test_lint_survives_hostile_files_names_and_settings(run):
     files, argv, stdin = run
     code, out, err = _run_in_fresh_folder(files, argv, stdin)
-    check_output(code, out, err)
+    # A diff, and a fixed script from standard input, are the file's own bytes (as `git diff` shows them).
+    check_output(code, out, err, data_out="--diff" in argv or ("--fix" in argv and "-" in argv))
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])

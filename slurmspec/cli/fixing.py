@@ -68,6 +68,17 @@ def _as_on_disk(outcome: "FixOutcome", shown: str, settings, args: argparse.Name
     return attrs.evolve(outcome, text=outcome.original, applied=(), diagnostics=tuple(found), revealed=(), steps=())
 
 
+def _write_bytes(out: IO[str], text: str) -> None:
+    """``text`` as the file's own bytes, as ``git diff`` and ``cat`` print them: a byte that is not
+    UTF-8 (a lone surrogate here) goes out as it was read, where the text stream would refuse it."""
+    if not hasattr(out, "buffer"):
+        out.write(text)
+        return
+    out.flush()
+    out.buffer.write(text.encode("utf-8", "surrogateescape"))
+    out.buffer.flush()
+
+
 def deliver(path: str, shown: str, data: bytes, outcome: "FixOutcome", args: argparse.Namespace,
             out: IO[str], errors: list[str]) -> bool:
     """Write, print or diff the outcome of fixing one input; problems go to ``errors``.
@@ -82,11 +93,10 @@ def deliver(path: str, shown: str, data: bytes, outcome: "FixOutcome", args: arg
     if args.diff:
         from slurmspec.fix.diff import unified_diff
 
-        out.write(unified_diff(outcome.original, outcome.text, shown))
+        _write_bytes(out, unified_diff(outcome.original, outcome.text, shown))
         return True
     if path == "-":
-        out.buffer.write(new) if hasattr(out, "buffer") else out.write(outcome.text)
-        out.flush()
+        _write_bytes(out, outcome.text)
         return True
     if not outcome.changed:
         return True
@@ -104,19 +114,21 @@ def deliver(path: str, shown: str, data: bytes, outcome: "FixOutcome", args: arg
 
 
 def summarize(outcomes: list[tuple[str, "FixOutcome"]], args: argparse.Namespace, err: IO[str]) -> None:
+    from slurmspec.printable import printable  # names and titles quote the user's text
+
     fixed = sum(len(o.applied) for _, o in outcomes)
     files = sum(1 for _, o in outcomes if o.changed)
     verb = "Would fix" if args.diff else "Fixed"
     if args.show_fixes:
         for shown, outcome in outcomes:
             if outcome.applied:
-                err.write(f"{shown}:\n")
+                err.write(f"{printable(shown)}:\n")
                 for item in outcome.applied:
-                    err.write(f"    {item.code} ({item.name}): {item.title}\n")
+                    err.write(f"    {item.code} ({item.name}): {printable(item.title)}\n")
     for shown, outcome in outcomes:
         for found in outcome.revealed:  # reported with the rest; said here because a fix made them count
-            err.write(f"{shown}:{found.span.line}: the fixes made sbatch read this line, and it has a problem"
-                      f" of its own: {found.code} ({found.name})\n")
+            err.write(f"{printable(shown)}:{found.span.line}: the fixes made sbatch read this line, and it has a"
+                      f" problem of its own: {found.code} ({found.name})\n")
     remaining = sum(len(o.diagnostics) for _, o in outcomes)
     err.write(f"{verb} {fixed} finding{'s' if fixed != 1 else ''} in {files} file{'s' if files != 1 else ''}"
               f"; {remaining} remain{'s' if remaining == 1 else ''}.\n")
