@@ -85,7 +85,54 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
     for item in items:
         if {"slurm_cluster", "slurm_cluster_for"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slurm)
-            item.add_marker(pytest.mark.xdist_group(f"slurm-{_release_of(item)}"))
+            group = f"slurm-{_release_of(item)}"
+            if item.get_closest_marker("own_worker"):
+                group += f"-{item.originalname}"
+            item.add_marker(pytest.mark.xdist_group(group))
+            if getattr(config.option, "loadgroup", False):
+                _join_group(item, group)
+    # The Slurm groups first, the long ones before the rest, so none of them starts last and
+    # leaves the other workers idle at the end (pyproject.toml turns xdist's own reordering off).
+    items.sort(key=lambda item: _start_order(item))
+
+
+def _join_group(item: pytest.Item, group: str) -> None:
+    """Name the item ``nodeid@group``, which is how xdist's loadgroup scheduler sees the group.
+
+    xdist 3.8 does this itself by writing ``item._nodeid``, which pytest 9.2 no
+    longer reads (a node's id lives in ``item._id``, a ``NodeId``): measured, every
+    test then ran wherever a worker was free and each worker started its own clusters.
+    """
+    named = f"{item.nodeid}@{group}"
+    if hasattr(item, "_id"):
+        from _pytest.nodeid import NodeId
+
+        item._id = NodeId.parse(named)
+    else:
+        item._nodeid = named
+
+
+def _start_order(item: pytest.Item) -> int:
+    if not item.get_closest_marker("xdist_group"):
+        return 2
+    return 0 if item.get_closest_marker("own_worker") else 1
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """``-n auto``: a worker per core, and one more for each Slurm group that mostly waits on jobs.
+
+    The real-Slurm tests spend most of their time waiting for slurmctld and jobs;
+    each release's tests, and each ``own_worker`` test, hold a worker while they
+    wait, so the CPU-bound tests get workers of their own beside them.
+    """
+    from tests.slurm_release import RELEASES as releases
+
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    if config.getoption("markexpr", "") == "not slurm":
+        return cores
+    running = [name for name, release in releases.items() if release.missing_requirements() is None]
+    return cores + 2 * len(running)
 
 
 def _release_of(item: pytest.Item) -> str:

@@ -162,8 +162,10 @@ import atexit
 import os
 import re
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass
@@ -245,6 +247,40 @@ def _free_ports(count: int) -> list[int]:
     finally:
         for s in socks:
             s.close()
+
+
+def remove_folder(folder: Path) -> None:
+    """Remove a cluster's work folder, even while a straggler (a slurmstepd that outlived its
+    slurmd, a job's task) still writes into it: those are ended first, then the folder is
+    removed again. A folder that still cannot go is named on stderr, never left silently."""
+    shutil.rmtree(folder, ignore_errors=True)
+    for _ in range(3):
+        if not folder.exists():
+            return
+        _end_processes_in(folder)
+        time.sleep(0.2)
+        shutil.rmtree(folder, ignore_errors=True)
+    if folder.exists():
+        sys.stderr.write(f"tests/slurm_cluster.py: could not remove {folder}\n")
+
+
+def _end_processes_in(folder: Path) -> None:
+    """SIGKILL every process whose working folder or command line lies in ``folder``."""
+    inside = str(folder)
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == os.getpid():
+            continue
+        try:
+            cwd = os.readlink(f"/proc/{entry}/cwd")
+            with open(f"/proc/{entry}/cmdline", "rb") as handle:
+                command = handle.read().decode(errors="replace")
+        except OSError:
+            continue
+        if cwd.startswith(inside) or inside in command:
+            try:
+                os.kill(int(entry), signal.SIGKILL)
+            except OSError:
+                pass
 
 
 def _tail(path: Path, lines: int = 40) -> str:
@@ -376,7 +412,7 @@ class SlurmCluster:
             self._space.stop()
         self._started = False
         if self.workdir is not None and self._owns_workdir and not self.keep_workdir:
-            shutil.rmtree(self.workdir, ignore_errors=True)
+            remove_folder(self.workdir)
             self.workdir = None
         try:
             atexit.unregister(self.stop)

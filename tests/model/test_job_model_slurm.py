@@ -40,7 +40,8 @@ from tests import oracle_tally
 from tests.conftest import in_ci
 from tests.model.jobgen import FIXED, REPORT_PY, REPORT_SH, Case, generated
 
-pytestmark = pytest.mark.slurm
+# ~4 minutes of jobs running one after another on the one real node: a worker of its own.
+pytestmark = [pytest.mark.slurm, pytest.mark.own_worker]
 
 GENERATED = 205
 
