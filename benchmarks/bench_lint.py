@@ -1,7 +1,7 @@
 """Issue 14's figures in one run: cold start, throughput, ``--jobs``, and memory over many files.
 
 Run: python benchmarks/bench_lint.py [--runs 15] [--corpus ../shared/corpus/real]
-                                     [--memory 6000,100000] [--python PYTHON]
+                                     [--memory 6000,100000] [--scale 10000] [--python PYTHON]
 
 It installs this checkout (not editable) into a temporary folder and runs it with a
 virtual environment's interpreter whose only extra paths are that folder and the
@@ -154,6 +154,8 @@ def main() -> None:
     parser.add_argument("--corpus", type=Path, default=ROOT.parent / "shared" / "corpus" / "real")
     parser.add_argument("--memory", default="6000,100000", help="file counts for the memory runs ('' skips them)")
     parser.add_argument("--python", default=None, help="use this interpreter as it is instead of installing")
+    parser.add_argument("--scale", type=int, default=10000,
+                        help="files for the --jobs 1 / every core / twice the cores comparison (0 skips it)")
     args = parser.parse_args()
     corpus = sorted(args.corpus.resolve().glob("*.sbatch"))
     if not corpus:
@@ -220,6 +222,31 @@ def main() -> None:
             checked = statistics.median(walls["shellcheck"])
             rows.append(("shellcheck -f json, same files", f"{checked:.2f} s wall",
                          f"slurmspec --jobs is {checked / parallel:.2f}x faster (target >= 5x)"))
+
+        # 3b. A large run: --jobs 1 against every core and against more workers than cores
+        # (issue 20: at least 1.6x on an idle 2-core machine, never slower with more workers).
+        if args.scale:
+            folder = work / f"files-{args.scale}"
+            generate(folder, args.scale, corpus)
+            command = [*lint, "--format", "json", "--no-config", "--exit-zero", str(folder)]
+            cores = os.cpu_count() or 1
+            counts = sorted({1, cores, 2 * cores})
+            outputs, walls_ = {}, {n: [] for n in counts}
+            for n in counts:
+                done = subprocess.run([*command, "--jobs", str(n)], cwd=neutral, capture_output=True)
+                _check(command, done.returncode, done.stderr)
+                outputs[n] = done.stdout
+            for _ in range(3):
+                for n in counts:
+                    walls_[n].append(wall([*command, "--jobs", str(n)], neutral))
+            one = statistics.median(walls_[1])
+            same = len(set(outputs.values())) == 1
+            for n in counts:
+                taken = statistics.median(walls_[n])
+                rows.append((f"lint {args.scale} files --jobs {n}", f"{taken:.2f} s wall",
+                             f"{one / taken:.2f}x --jobs 1" + ("" if n == 1 else " (target >= 1.6x on 2 idle cores)")
+                             + f"; output {'identical' if same else 'DIFFERENT'}"))
+            shutil.rmtree(folder)
 
         # 4. Peak memory over many files, one process and every core.
         for count in [int(n) for n in args.memory.split(",") if n.strip()]:

@@ -115,6 +115,30 @@ def test_the_work_is_shared_by_speed_not_dealt_in_advance():
     assert len(pids) == 400 and len(set(pids)) == 2
 
 
+def _slow_here(item: int) -> int:
+    if os.getpid() == _PARENT:
+        import time
+
+        time.sleep(0.01)  # this process lags: the workers' replies pile up in their pipes
+    return item
+
+
+@pytest.mark.parametrize("jobs", [2, 3])
+def test_replies_that_pile_up_are_all_read(jobs, monkeypatch):
+    # A reply read through a buffered file could take the next one in with it, and waiting on
+    # the pipe for it would then wait forever: the alarm turns such a hang into a failure.
+    from slurmspec.cli import lint_pool
+
+    monkeypatch.setattr(lint_pool, "default_jobs", lambda: jobs)
+    previous = signal.signal(signal.SIGALRM, lambda *_: pytest.fail("map_in_order hung"))
+    signal.alarm(120)
+    try:
+        assert list(map_in_order(_slow_here, range(600), jobs)) == list(range(600))
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, previous)
+
+
 def test_never_more_workers_than_cores(monkeypatch):
     from slurmspec.cli import lint_pool
 

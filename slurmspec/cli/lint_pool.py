@@ -69,7 +69,9 @@ def map_in_order(function: Callable[[Any], Any], inputs: Sequence[Any], jobs: in
 class _Worker:
     """A forked process, the pipes to it, and the chunks it was given and has not sent back."""
 
-    def __init__(self, pid: int, tasks: int, replies) -> None:
+    def __init__(self, pid: int, tasks: int, replies: int) -> None:
+        # Raw descriptors, never buffered file objects: a buffered read could take in the next
+        # reply too, and `select` would then wait for data already read.
         self.pid, self.tasks, self.replies = pid, tasks, replies
         self.given: deque[int] = deque()
 
@@ -114,11 +116,11 @@ class _Pool:
                 os.close(reply_read)
                 for other in self.workers:  # only this process may hold the others' pipes
                     os.close(other.tasks)
-                    other.replies.close()
+                    os.close(other.replies)
                 _work_and_exit(self.function, self.inputs, self.chunks, task_read, reply_write, parent)
             os.close(task_read)
             os.close(reply_write)
-            self.workers.append(_Worker(pid, task_write, os.fdopen(reply_read, "rb")))
+            self.workers.append(_Worker(pid, task_write, reply_read))
         for worker in self.workers:
             for _ in range(QUEUED):
                 self._give(worker)
@@ -157,9 +159,9 @@ class _Pool:
     def _receive(self, worker: _Worker) -> None:
         import pickle
 
-        header = worker.replies.read(8)
+        header = _read_exactly(worker.replies, 8)
         size = int.from_bytes(header, "little") if len(header) == 8 else -1
-        payload = worker.replies.read(size) if size >= 0 else b""
+        payload = _read_exactly(worker.replies, size) if size >= 0 else b""
         if size < 0 or len(payload) != size:
             self._lost(worker)
             return
@@ -169,7 +171,7 @@ class _Pool:
 
     def _lost(self, worker: _Worker) -> None:
         """A worker ended without sending all it was given: its chunks are linted here instead."""
-        worker.replies.close()
+        os.close(worker.replies)
         worker.replies = None
         os.close(worker.tasks)
         _, status = os.waitpid(worker.pid, 0)
@@ -188,7 +190,7 @@ class _Pool:
 
         for worker in self.workers:
             if worker.replies is not None:
-                worker.replies.close()
+                os.close(worker.replies)
                 os.close(worker.tasks)
             if worker.pid:
                 try:
@@ -233,13 +235,15 @@ def _work_and_exit(function: Callable[[Any], Any], inputs: Sequence[Any], chunks
 
 
 def _read_exactly(fd: int, size: int) -> bytes:
-    data = b""
-    while len(data) < size:
-        more = os.read(fd, size - len(data))
+    """``size`` bytes from a pipe, or fewer if it ends first (a pipe returns what it has)."""
+    parts, missing = [], size
+    while missing > 0:
+        more = os.read(fd, min(missing, 1 << 20))
         if not more:
             break
-        data += more
-    return data
+        parts.append(more)
+        missing -= len(more)
+    return b"".join(parts)
 
 
 def _run_range(function: Callable[[Any], Any], inputs: Sequence[Any], start: int, stop: int, parent: int = 0):
