@@ -11,6 +11,7 @@ instead (still quoted by ``shell_template``), so each task expands them itself.
 
 from __future__ import annotations
 
+from slurmspec.emit import stop
 from slurmspec.emit.quote import command_word, shell_literal, shell_template, shell_words
 from slurmspec.gates import SRUN_INHERITS_CPUS
 from slurmspec.spec.launch_words import per_task, python_words, user_words
@@ -75,20 +76,33 @@ def _command(words: list[str], expand_in_task: bool) -> list[str]:
 
 
 def _container(launch: Section) -> tuple[list[str], list[str]]:
-    """(srun options, command prefix) for the container, if any."""
+    """(srun options, command prefix) for the container, if any.
+
+    A relative program or path means the same inside the container as outside: apptainer
+    binds the working folder and starts there by default; pyxis starts in the image's
+    working folder, so the job's working folder is mounted at the same path and used
+    (``--container-workdir``), unless ``container.workdir`` names another.
+    """
     container = launch.get("container")
     if container is None:
         return [], []
-    image, mounts = container.get("image"), container.get("mounts", ())
+    image, mounts, workdir = container.get("image"), container.get("mounts", ()), container.get("workdir")
     if container.get("runtime", "pyxis") == "pyxis":
         # pyxis adds --container-* options to srun (a SPANK plugin), so the step must be an srun.
         opts = ["--container-image=" + shell_template(image)]
-        if mounts:
-            opts.append("--container-mounts=" + shell_template(",".join(mounts)))
+        if workdir is None:
+            given = shell_template(",".join(mounts)) + "," if mounts else ""
+            opts += ["--container-mounts=" + given + '"$PWD:$PWD"', '--container-workdir="$PWD"']
+        else:
+            if mounts:
+                opts.append("--container-mounts=" + shell_template(",".join(mounts)))
+            opts.append("--container-workdir=" + shell_template(workdir))
         return opts, []
     prefix = ["apptainer", "exec", "--nv"]
     for mount in mounts:
         prefix += ["--bind", shell_template(mount)]
+    if workdir is not None:
+        prefix += ["--pwd", shell_template(workdir)]
     return [], [*prefix, shell_template(image)]
 
 
@@ -123,6 +137,9 @@ def launch_command(spec: Spec, version: Version = NEWEST) -> str:
         shape.gpus_per_node if shape is not None else None)
     per_task = uses_per_task_values(launch)
     program_is_python = launch.get("program").endswith(".py")
+    signal = stop.signal_name(spec)
+    # torchrun and accelerate must not die of the stop signal their workers handle (stop.ignoring).
+    ignore = stop.ignoring(signal) if signal is not None else ""
     if kind == "torchrun":
         runner = [*_python(launch), "-m", "torch.distributed.run"] if python else ["torchrun"]
         if not program_is_python:
@@ -130,12 +147,14 @@ def launch_command(spec: Spec, version: Version = NEWEST) -> str:
         cmd = [*runner, '--nnodes="$SLURM_NNODES"', f"--nproc_per_node={per_node}",
                "--rdzv_backend=c10d", '--rdzv_endpoint="$MASTER_ADDR:$MASTER_PORT"',
                '--rdzv_id="$SLURM_JOB_ID"', *program_words(launch, for_torchrun=True)]
+        if ignore:  # written into the task's script, where the rules still see the torchrun command
+            return _srun(srun_opts, inside + in_task(ignore + "exec ", cmd, True))
         return _srun(srun_opts, inside + _command(cmd, per_task))
     if kind == "accelerate":
         # The launcher's own words are fixed text (the interpreter is quoted by shell_template).
         runner = ([*_python(launch), "-m", "accelerate.commands.launch"] if python
                   else ["accelerate", "launch"])
-        script = (f'exec {" ".join(runner)} --multi_gpu --num_machines "$SLURM_NNODES"'
+        script = (f'{ignore}exec {" ".join(runner)} --multi_gpu --num_machines "$SLURM_NNODES"'
                   f' --machine_rank "$SLURM_NODEID" --num_processes "$((SLURM_NNODES * {per_node}))"'
                   ' --main_process_ip "$MASTER_ADDR" --main_process_port "$MASTER_PORT"'
                   + ("" if program_is_python else " --no_python") + " ")

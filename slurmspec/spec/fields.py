@@ -50,7 +50,8 @@ SECTIONS: dict[str, tuple[Field, ...]] = {
         _f("array", STR, "array indexes, e.g. `0-99%10`", "array"),
         _f("dependency", STR, "dependency, e.g. `afterok:123`", "dependency"),
         _f("requeue", BOOL, "true: --requeue, false: --no-requeue", "requeue"),
-        _f("signal", STR, "signal before the time limit, e.g. `B:USR1@300`", "signal"),
+        _f("signal", STR, "signal to the batch shell before the time limit, e.g. `B:USR1@300`; the script passes it"
+                             " on to the program, which saves its state and exits (docs/spec.md)", "signal"),
     ),
     "resources": (
         _f("nodes", STR_INT, "node count or `min-max`", "nodes"),
@@ -82,17 +83,20 @@ SECTIONS: dict[str, tuple[Field, ...]] = {
                required=True),
             _f("runtime", STR, "container runtime", choices=("pyxis", "apptainer")),
             _f("mounts", LIST, "`src:dst` bind mounts"),
+            _f("workdir", STR, "working folder inside the container (default: the job's, mounted at the same"
+                               " path under pyxis)"),
         )),
     ),
     "env": (),  # a map of variable -> value, exported before the launch
     "staging": (
         _f("inputs", LIST, "files/folders copied to node-local storage before the run", required=True),
-        _f("dest", STR, "node-local folder (default `${SLURM_TMPDIR:-/tmp/$SLURM_JOB_ID}`)"),
+        _f("dest", STR, "node-local folder (default: a new private folder in `$SLURM_TMPDIR` or `$TMPDIR`)"),
         _f("export_as", STR, "variable holding the staged folder (default `STAGE_DIR`)"),
     ),
     "checkpoint": (
         _f("persistent", STR, "persistent folder the checkpoints are synced to", required=True),
-        _f("local", STR, "node-local checkpoint folder (default `${SLURM_TMPDIR:-/tmp/$SLURM_JOB_ID}/ckpt`)"),
+        _f("local", STR, "node-local checkpoint folder (default: a new private folder in `$SLURM_TMPDIR` or"
+                         " `$TMPDIR`)"),
         _f("interval", INT, "seconds between background syncs (default 600)"),
         _f("export_as", STR, "variable holding the local folder (default `CHECKPOINT_DIR`)"),
     ),
@@ -104,7 +108,7 @@ SECTIONS: dict[str, tuple[Field, ...]] = {
         _f("tensorboard_port", INT, "TensorBoard port (default 6006)"),
     ),
     "chain": (
-        _f("count", INT, "how many times the job resubmits itself (afterok)", required=True),
+        _f("count", INT, "how many times the job resubmits itself (a link stopped by the signal)", required=True),
         _f("script", STR, "script to resubmit (default: this job's own script)"),
     ),
     "body": (
@@ -129,9 +133,10 @@ SECTION_DOCS = {
     "launch": "how the program is started (see docs/spec.md for each kind's task geometry)",
     "env": "variables exported before the launch; `$NAME`/`${NAME}` references expand",
     "staging": "copy inputs to node-local storage before the run (on every node)",
-    "checkpoint": "checkpoint locally, sync to a persistent folder in the background and at the end",
-    "monitor": "GPU utilisation log and TensorBoard",
-    "chain": "resubmit after itself with --dependency=afterok, for runs longer than the time limit",
+    "checkpoint": "checkpoint locally (restored from the persistent folder), sync to it in the background and"
+                  " at the end",
+    "monitor": "GPU utilisation log and TensorBoard (on the first node)",
+    "chain": "when the signal stopped the run, resubmit after itself (afterany), for work longer than the time limit",
     "body": "a verbatim shell body instead of [launch]",
     "sbatch": "everything else of the header",
     "hetjob": "further hetjob components (an array of tables)",

@@ -1,7 +1,8 @@
 """Read a TOML job spec: syntax, known keys (with did-you-mean), value types, sbatch value checks.
 
 Then the checks across keys (``geometry.py``), typed keys sbatch refuses
-together (``requests.py``), the launched command's words (``launch_words.py``)
+together (``requests.py``), the launched command's words (``launch_words.py``),
+the workflow keys (``workflow.py``: exported names, the stop signal, the chain)
 and, for a spec that passes them, the task layout each launch kind needs,
 judged on the job model of the emitted launch block (``layout.py``).
 
@@ -61,7 +62,10 @@ def load_spec(text: str, version: Version = NEWEST) -> Spec:
 
 
 def spec_from_data(data: dict[str, Any], version: Version = NEWEST, source: str = "") -> Spec:
+    from slurmspec.spec.workflow import with_default_signal
+
     checker = _Checker(version, source)
+    data = with_default_signal(data)
     sections = checker.sections(data)
     spec = Spec(sort_sections(sections))
     if not checker.problems:
@@ -72,8 +76,9 @@ def spec_from_data(data: dict[str, Any], version: Version = NEWEST, source: str 
     if not checker.problems:
         from slurmspec.spec.launch_words import check_launch_words
         from slurmspec.spec.requests import check_requests
+        from slurmspec.spec.workflow import check_workflow
 
-        for path, message in [*check_requests(spec, version), *check_launch_words(spec)]:
+        for path, message in [*check_requests(spec, version), *check_launch_words(spec), *check_workflow(spec)]:
             checker.fail(path, message)
     if not checker.problems:  # judged on the emitted launch block, so only for an otherwise sound spec
         from slurmspec.spec.layout import check_layout

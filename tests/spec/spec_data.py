@@ -5,6 +5,10 @@ The shared strategy draws hostile program names, some of which start with `-`
 options), and refuses torchrun/accelerate arguments that use a variable only
 set in each worker (`$LOCAL_RANK`). Those refusals have their own tests
 (test_spec_load.py); the property tests need specs that load.
+
+The emitted script passes the stop signal on itself, so a signal must be for the
+batch shell (`B:`), and horovodrun cannot pass it on (slurmspec/spec/workflow.py):
+a drawn `USR2@60` becomes `B:USR2@60`, and a horovodrun job has no signal or chain.
 """
 
 from __future__ import annotations
@@ -22,5 +26,15 @@ def _loadable(data: dict) -> bool:
     return True
 
 
+def _stoppable(data: dict) -> dict:
+    job = data["job"]
+    if data["launch"].get("launcher") == "horovodrun":
+        job.pop("signal", None)
+        data.pop("chain", None)
+    elif "signal" in job and not job["signal"].startswith("B:"):
+        job["signal"] = "B:" + job["signal"]
+    return data
+
+
 def spec_data():
-    return job_spec_data().filter(_loadable)
+    return job_spec_data().filter(_loadable).map(_stoppable)

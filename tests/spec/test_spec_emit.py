@@ -68,7 +68,14 @@ def test_every_kind_lints_clean_and_parses_in_bash(kind):
     ("mpi", "", ["srun python train.py"]),
     ("plain", "", ["\npython train.py --epochs 1\n"]),
     ("plain", 'container = { image = "nvcr.io#nvidia/pytorch:24.01-py3" }\n',
-     ["srun --ntasks=1 --container-image='nvcr.io#nvidia/pytorch:24.01-py3' python train.py"]),
+     ["srun --ntasks=1 --container-image='nvcr.io#nvidia/pytorch:24.01-py3' --container-mounts=\"$PWD:$PWD\""
+      ' --container-workdir="$PWD" python train.py']),
+    ("plain", 'container = { image = "img", mounts = ["/d:/w"], workdir = "/w" }\n',
+     ["srun --ntasks=1 --container-image=img --container-mounts=/d:/w --container-workdir=/w python train.py"]),
+    ("plain", 'container = { image = "img", mounts = ["/d:/w"] }\n',
+     ['--container-mounts=/d:/w,"$PWD:$PWD" --container-workdir="$PWD" python train.py']),
+    ("plain", 'container = { image = "i.sif", runtime = "apptainer", workdir = "/w" }\n',
+     ["\napptainer exec --nv --pwd /w i.sif python train.py --epochs 1\n"]),
     ("srun", 'container = { image = "img.sif", runtime = "apptainer", mounts = ["/d:/d"] }\n',
      ["srun apptainer exec --nv --bind /d:/d img.sif bash -c", "slurmspec-task python train.py"]),
 ])
@@ -129,6 +136,7 @@ def run_hostile(script: str, stub_dir: Path, work: Path) -> list[list[str]]:
     env = {"PATH": f"{stub_dir}:/usr/bin:/bin", "STUB_LOG": str(log), "SLURM_JOB_ID": "4242",
            "SLURM_NNODES": "1", "SLURM_JOB_NODELIST": "node1", "HOME": str(work), "SLURM_TMPDIR": str(work / "tmp")}
     (work / "job.sbatch").write_text(script)
+    (work / "tmp").mkdir(exist_ok=True)  # $SLURM_TMPDIR, where the private node-local folders are made
     subprocess.run(["bash", "job.sbatch"], cwd=work, env=env, capture_output=True, timeout=60)
     return [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
 

@@ -1,0 +1,137 @@
+"""Stopping before the time limit, and continuing: the trap, the waited launch, the chain's next link.
+
+The contract (docs/spec.md, "Stopping before the time limit"): with
+``--signal=B:SIG@T`` Slurm sends SIG to the batch shell only (``B:``; src/slurmd/
+slurmstepd/req.c signals the script's pid alone) T seconds before the time limit,
+or up to 30 s earlier: slurmctld checks limits every 30 s (PERIODIC_TIMEOUT) and
+signals a job whose end is within T + 30 s (job_mgr.c send_job_warn_signal()).
+Bash's default action for USR1 ends the shell, so the trap is the first thing
+the body does. The launch runs in the background; the shell waits for it, passes
+the signal on (srun forwards it to every process of its step), and knows the run
+was stopped when the running launch got it. The program saves its state and
+exits 0; a ``[chain]`` then queues the next link. A run that ended by itself
+queues nothing and the job ends with the program's status.
+"""
+
+from __future__ import annotations
+
+from slurmspec.emit.quote import shell_template
+from slurmspec.spec.model import Spec
+
+# A process still starting has no handler yet (the default action of SIGUSR1 ends it) and a
+# worker not yet started would miss the signal; with a limit close to the warning time the
+# signal can come right at the start, so it is passed on once the launch has run this long.
+GRACE = 30
+_NAMES = {1: "HUP", 2: "INT", 3: "QUIT", 6: "ABRT", 10: "USR1", 12: "USR2", 14: "ALRM", 15: "TERM",
+          18: "CONT", 20: "TSTP", 21: "TTIN", 22: "TTOU", 23: "URG", 24: "XCPU"}
+
+
+def _signal_spec(spec: Spec):
+    job = spec.section("job")
+    if job is None or "signal" not in job:
+        return None
+    typed = job.typed.get("signal")
+    if typed is None:  # a spec not built by the loader (convert keeps no typed values)
+        from slurmspec.model.values.signal import parse_signal
+
+        typed = parse_signal(job.get("signal")).value
+    return typed
+
+
+def signal_name(spec: Spec) -> str | None:
+    """The signal the script traps (``USR1``), or None when it neither stops nor continues.
+
+    A ``B:`` signal stops the run; a ``[chain]`` continues it (the loader gives a chain
+    ``B:USR1@300`` when it has no signal, so a chain always has one).
+    """
+    sig = _signal_spec(spec)
+    if sig is not None and "B" in sig.flags:
+        return _NAMES.get(sig.signal, str(sig.signal))
+    return "USR1" if spec.section("chain") is not None else None
+
+
+def _kill(name: str) -> str:
+    return f"kill -s {name}" if not name.isdigit() else f"kill -{name}"
+
+
+def trap_lines(spec: Spec, name: str) -> list[str]:
+    sig = _signal_spec(spec)
+    when = f"{sig.seconds} s before the time limit" if sig is not None else "before the time limit"
+    option = f" (--signal={spec.get('job', 'signal')})" if sig is not None else ""
+    return [
+        f"# Stopping before the time limit{option}: Slurm sends SIG{name} to this batch shell only,",
+        f"# {when} or up to 30 s earlier (it checks limits every 30 s). Bash's default action",
+        "# would end the shell, so the trap comes first; the launch runs in the background and",
+        "# gets the signal from the loop after it.",
+        "slurmspec_signals=0",
+        f"trap 'slurmspec_signals=$((slurmspec_signals + 1))' {name}",
+    ]
+
+
+def ignoring(name: str) -> str:
+    """Shell text that makes a launcher ignore the signal while its workers handle it.
+
+    torchrun's elastic agent (and accelerate, which runs it) handles only TERM, INT,
+    HUP and QUIT (torch/distributed/elastic/multiprocessing/api.py); SIGUSR1 would end
+    it and orphan or kill the workers. srun delivers the signal to every process of the
+    step, workers included; an ignored signal stays ignored across exec, so a worker
+    sees it once it installs its own handler.
+    """
+    return f'trap "" {name}; '
+
+
+def waited(launch: str, name: str) -> list[str]:
+    """The launch in the background, then the loop that waits for it and passes the signal on."""
+    grace = f'"${{SLURMSPEC_SIGNAL_GRACE:-{GRACE}}}"'
+    return [
+        f"{launch} &",
+        "slurmspec_launch=$!",
+        "slurmspec_started=$SECONDS",
+        "slurmspec_passed=0",
+        "slurmspec_stopped=0",
+        f"# `wait` returns early when SIG{name} comes; it is passed on once the launch has run",
+        f"# SLURMSPEC_SIGNAL_GRACE seconds (default {GRACE}), so the program has had time to set its handler.",
+        "while :; do",
+        '    if [ "$slurmspec_signals" -gt "$slurmspec_passed" ]; then',
+        "        slurmspec_passed=$slurmspec_signals",
+        '        while kill -0 "$slurmspec_launch" 2>/dev/null && [ $((SECONDS - slurmspec_started)) -lt'
+        f" {grace} ]; do sleep 1; done",
+        f'        {_kill(name)} "$slurmspec_launch" 2>/dev/null && slurmspec_stopped=1',
+        "    fi",
+        '    wait "$slurmspec_launch"',
+        "    status=$?",
+        '    [ "$slurmspec_signals" -gt "$slurmspec_passed" ] || break',
+        "done",
+        'if [ "$slurmspec_stopped" = 1 ]; then',
+        f'    echo "slurmspec: SIG{name} stopped the run before the time limit (exit status $status)" >&2',
+        "fi",
+    ]
+
+
+def continuation(spec: Spec) -> list[str]:
+    """The chain's next link: queued only by a run the signal stopped and that exited 0."""
+    chain = spec.section("chain")
+    if chain is None:
+        return []
+    count = chain.get("count")
+    if "script" in chain:
+        submit = ('sbatch --dependency=afterany:"$SLURM_JOB_ID" --export=ALL,SLURMSPEC_CHAIN_INDEX=$((slurmspec_link'
+                  f" + 1)) -- {shell_template(chain.get('script'))}")
+    else:  # the script slurmctld stored at submission, even if its file has changed or gone since
+        submit = ('scontrol write batch_script "$SLURM_JOB_ID" - | sbatch --dependency=afterany:"$SLURM_JOB_ID"'
+                  " --export=ALL,SLURMSPEC_CHAIN_INDEX=$((slurmspec_link + 1))")
+    return [
+        f"# Chain: a run the signal stopped, and that exited 0, queues the next link (at most {count}).",
+        "# afterany starts it once this job has ended, in whatever state, so no link waits forever;",
+        "# a run that ended by itself (its work done, or failed) queues nothing.",
+        "slurmspec_link=${SLURMSPEC_CHAIN_INDEX:-0}",
+        "case $slurmspec_link in ''|*[!0-9]*) slurmspec_link=0 ;; esac",
+        'if [ "$slurmspec_stopped" = 1 ] && [ "$status" -eq 0 ]; then',
+        f'    if [ "$slurmspec_link" -lt {count} ]; then',
+        f'        {submit} || {{ echo "slurmspec: could not queue the next link of the chain" >&2; status=1; }}',
+        "    else",
+        f'        echo "slurmspec: the job has resubmitted itself {count} times ([chain] count) and the work is not'
+        ' done" >&2',
+        "    fi",
+        "fi",
+    ]
