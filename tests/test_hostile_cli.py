@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 from slurmspec.cli import main
 from slurmspec.report import FORMATS
+from tests.examples import examples
 from tests.strategies import (
     RAW_CONTROLS, hostile_configs, hostile_file_names, hostile_fragments, hostile_profiles, hostile_scontrol,
     hostile_scripts, hostile_specs,
@@ -165,7 +166,7 @@ def _run_in_fresh_folder(files: dict, argv: list[str], stdin: bytes) -> tuple[in
         return run_cli(argv, folder, stdin)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(run=lint_runs())
 @example(run=({b"j.sbatch": b"#!/bin/bash\n#SBATCH --time=\x1b[2J\x07\n"}, ["lint", "--jobs", "1", "--no-config",
               "--format", "concise", "j.sbatch"], b""))
@@ -180,7 +181,7 @@ def test_lint_survives_hostile_files_names_and_settings(run):
     check_output(code, out, err, data_out="--diff" in argv or ("--fix" in argv and "-" in argv))
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
 @given(run=other_runs())
 def test_other_commands_survive_hostile_input(run):
     files, argv, stdin, data_out = run
