@@ -46,8 +46,6 @@ _UNSAFE = re.compile(
     "\u2028\u2029"  # line and paragraph separators
     "\ud800-\udfff]"  # lone surrogates: undecodable bytes (U+DC80-U+DCFF) and worse
 )
-
-
 # The same set but C0, which json.dumps escapes itself.
 _JSON_RAW = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]")
 
