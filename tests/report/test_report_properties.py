@@ -14,6 +14,7 @@ from slurmspec.parser.script import parse_script
 from slurmspec.report import FORMATS, write_report
 from slurmspec.version import NEWEST
 from tests.strategies import RAW_CONTROLS, report_paths, script_bytes
+from tests.examples import examples
 
 jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is in the test extra")
 SARIF = jsonschema.Draft4Validator(json.loads(
@@ -30,7 +31,7 @@ def render(fmt: str, results) -> str:
     return text
 
 
-@settings(max_examples=60)
+@settings(max_examples=examples(60))
 @given(data=script_bytes, path=report_paths)
 @example(data=b"#!bash \x0b", path="a.sbatch")  # a vertical tab in a message split a concise line
 @example(data=b"#!/bin/bash\n#SBATCH --time=\x1b[2J\x07\xff\n", path="\x1b]0;x\x07\udcff\u202e.sbatch")
