@@ -231,11 +231,16 @@ def _job_nodes_min(script, component: int = 0) -> int | None:
 # -- small helpers -----------------------------------------------------------------
 
 
-def assigns(script, *names: str) -> bool:
+def assigns(ctx: Context, *names: str) -> bool:
     """The script sets one of ``names`` (``export``, an assignment, or on a launch line)."""
-    return any(a.name in names for a in script.body.exports) or any(
-        a.name in names for launch in script.body.all_launches() for a in launch.env
-    )
+    assigned = ctx.shared(_assigned)  # once per script: rules ask per launch and per variable
+    return any(name in assigned for name in names)
+
+
+def _assigned(ctx: Context) -> frozenset[str]:
+    body = ctx.script.body
+    return frozenset(a.name for a in body.exports) | frozenset(
+        a.name for launch in body.all_launches() for a in launch.env)
 
 
 def repeated(launch: Launch) -> bool:

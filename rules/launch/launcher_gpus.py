@@ -51,7 +51,7 @@ def launcher_gpus_mismatch(ctx: Context) -> None:
     - `torchrun --help` (`--nproc_per_node`, default 1)
     - `man sbatch`, `--gpus-per-node`, `--gres`, `--gpus`, `--gpus-per-task`
     """
-    if sets_devices(ctx) or assigns(ctx.script, "PET_NPROC_PER_NODE"):
+    if sets_devices(ctx) or assigns(ctx, "PET_NPROC_PER_NODE"):
         return
     for step in launcher_steps(ctx):
         if step.first_node_only is None:

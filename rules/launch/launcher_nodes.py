@@ -74,7 +74,7 @@ def _nodes(ctx: Context, launch, srun, geom, name: str) -> None:
             lo = hi = 1
             what = "`--standalone`"
         elif opt is None:
-            if srun is None or nodes < 2 or assigns(ctx.script, "PET_NNODES"):
+            if srun is None or nodes < 2 or assigns(ctx, "PET_NNODES"):
                 return
             ctx.report(
                 "SB303", launch.command_span,

@@ -9,6 +9,7 @@ has none.
 from __future__ import annotations
 
 import re
+from bisect import bisect_right
 
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
@@ -72,16 +73,23 @@ def slurm_ntasks_unset(ctx: Context) -> None:
             continue
         text = line.text
         masked = _single_quoted(text)
+        masked_starts = [a for a, _ in masked]  # in order, not overlapping: one bisection per reference
+        tested: dict[str, bool] = {}
         for m in _REF.finditer(text):
             name = m.group(1) or m.group(3)
-            if name in seen or any(a <= m.start() < b for a, b in masked):
+            if name in seen:
+                continue
+            i = bisect_right(masked_starts, m.start()) - 1
+            if i >= 0 and m.start() < masked[i][1]:
                 continue
             if m.group(2) is not None and m.group(2) != "}":
                 continue  # ${VAR:-default} and friends
             reason = _unset_reason(name, request)
-            if reason is None or assigns(script, name):
+            if reason is None or assigns(ctx, name):
                 continue
-            if re.search(r"(?:\[\[?|\btest)\s+(?:!\s+)?-[zn]\s+\"?\$\{?" + name, text):
+            if name not in tested:  # once per name and line: a long line may repeat the reference
+                tested[name] = re.search(r"(?:\[\[?|\btest)\s+(?:!\s+)?-[zn]\s+\"?\$\{?" + name, text) is not None
+            if tested[name]:
                 continue  # the script tests whether it is set
             seen.add(name)
             why, fix = reason

@@ -63,13 +63,14 @@ def srun_cpus_per_task_not_inherited(ctx: Context) -> None:
     if ctx.version >= SRUN_INHERITS_CPUS:
         return
     script = ctx.script
-    exported = [a for a in script.body.exports if a.name == "SRUN_CPUS_PER_TASK"]
+    # Where the first assignment is: an srun after it reads the variable (one comparison per srun).
+    first_set = min((a.span.start for a in script.body.exports if a.name == "SRUN_CPUS_PER_TASK"), default=None)
     for launch in script.body.all_launches():
         if launch.kind != LaunchKind.SRUN or launch.has("cpus-per-task"):
             continue
         if any(a.name == "SRUN_CPUS_PER_TASK" for a in launch.env):
             continue
-        if any(a.span.start < launch.span.start for a in exported):
+        if first_set is not None and first_set < launch.span.start:
             continue
         if step_geometry(ctx, launch) is None:
             continue  # several hetjob components, or one given by a variable

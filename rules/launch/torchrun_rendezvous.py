@@ -61,7 +61,7 @@ def torchrun_no_rendezvous_endpoint(ctx: Context) -> None:
 def _rendezvous(ctx: Context, launch, srun, geom, name: str) -> None:
     if launch.standalone or launch.has("rdzv-endpoint") or launch.has("master-addr"):
         return
-    if assigns(ctx.script, "PET_RDZV_ENDPOINT", "PET_MASTER_ADDR"):
+    if assigns(ctx, "PET_RDZV_ENDPOINT", "PET_MASTER_ADDR"):
         return
     rng = launch.nnodes_range
     opt = launch.option("nnodes")

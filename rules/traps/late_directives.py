@@ -11,6 +11,7 @@ them, into the header.
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from typing import Sequence
 
 from slurmspec.body.index import body_index
@@ -82,11 +83,11 @@ def directive_after_command(ctx: Context) -> None:
         late.append(dline)
     if not late:
         return
-    data = multiline_words(script)
-    movable_lines = [dline for dline in late if movable(script, dline, data)]
+    movable_lines = movable(script, late, multiline_words(script))
     fix = move_into_header(script, movable_lines) if movable_lines else None
+    moved = {id(dline) for dline in movable_lines}
     for dline in late:
-        _report_late(ctx, dline, first_command, fix if dline in movable_lines else None)
+        _report_late(ctx, dline, first_command, fix if id(dline) in moved else None)
 
 
 def _report_late(ctx: Context, dline: DirectiveLine, first_command, fix) -> None:
@@ -159,37 +160,52 @@ def multiline_words(script: Script) -> list[tuple[int, int]]:
 # --------------------------------------------------------------------------- the fix
 
 
-def movable(script: Script, dline: DirectiveLine, data: Sequence[tuple[int, int]] = ()) -> bool:
-    """A late line that can move into the header without a second thought: it reads cleanly
+def movable(script: Script, late: Sequence[DirectiveLine], data: Sequence[tuple[int, int]] = ()) -> list[DirectiveLine]:
+    """The late lines that can move into the header without a second thought: each reads cleanly
     (no parse problem, no refused value), sets only options the header does not set (else
     moving it would silently replace the header's value: which one was meant is the
     user's call; the same for two late lines setting one option), and does not start a
-    hetjob component (that changes the job's shape)."""
-    if dline.separator or any(_on_span(issue.span.start, dline) for issue in script.issues):
-        return False
-    if any(start < dline.line.span.start < end for start, end in data):
-        return False  # inside a quoted string: data for another program, not a directive
+    hetjob component (that changes the job's shape).
+
+    O((directives + issues + lines) log n): each directive, issue and line is placed once by
+    bisection (asking every late line about every directive was O(n²) per line).
+    """
+    on_line: dict[int, list] = {}  # id(directive line) -> the directives written on it
+    for directive in script.directives:
+        dline = script.directive_line_at(directive.span.start)
+        if dline is not None:
+            on_line.setdefault(id(dline), []).append(directive)
+    troubled = {id(script.directive_line_at(issue.span.start)) for issue in script.issues}
     header = {d.option.long for d in script.directives if not d.ignored}
-    elsewhere = {d.option.long for other in script.directive_lines if not other.in_header and other is not dline
-                 for d in script.directives if _on(d, other)}
-    if any(d.option.long in header or d.option.long in elsewhere for d in script.directives if _on(d, dline)):
-        return False
-    return all(d.typed is None or d.typed.ok for d in script.directives if _on(d, dline))
+    late_lines_with: dict[str, int] = {}  # option -> how many late lines set it
+    for other in script.directive_lines:
+        if not other.in_header:
+            for name in {d.option.long for d in on_line.get(id(other), ())}:
+                late_lines_with[name] = late_lines_with.get(name, 0) + 1
+    data_starts = [start for start, _ in data]  # words in file order: they do not overlap
+    found = []
+    for dline in late:
+        if dline.separator or id(dline) in troubled:
+            continue
+        at = dline.line.span.start
+        i = bisect_left(data_starts, at) - 1
+        if i >= 0 and at < data[i][1]:
+            continue  # inside a quoted string: data for another program, not a directive
+        own = on_line.get(id(dline), ())
+        if any(d.option.long in header or late_lines_with[d.option.long] > 1 for d in own):
+            continue
+        if all(d.typed is None or d.typed.ok for d in own):
+            found.append(dline)
+    return found
 
 
-def _on(directive, dline: DirectiveLine) -> bool:
-    return dline.line.span.start <= directive.span.start < dline.line.span.end
-
-
-def _on_span(offset: int, dline: DirectiveLine) -> bool:
-    return dline.line.span.start <= offset < dline.line.span.end
-
-
-def _attached_comments(script: Script, dline: DirectiveLine, taken: set[int]) -> list:
-    """Comment lines right above a late directive (no blank line between): they describe it."""
+def _attached_comments(script: Script, index: int, taken: set[int]) -> list:
+    """Comment lines right above the late directive at ``script.lines[index]`` (no blank line
+    between): they describe it."""
     block = []
-    index = next(i for i, line in enumerate(script.lines) if line is dline.line)
-    for line in reversed(script.lines[:index]):
+    lines = script.lines
+    for i in range(index - 1, -1, -1):
+        line = lines[i]
         if line.kind != LineKind.COMMENT or line.span.start < script.header_end or line.number in taken:
             break
         block.append(line)
@@ -211,8 +227,9 @@ def move_into_header(script: Script, late: Sequence[DirectiveLine]) -> Fix:
     else:
         at, lead = script.header_end, ""
     moved_lines, taken = [], set()
+    position = {id(line): i for i, line in enumerate(script.lines)}
     for dline in late:
-        for line in (*_attached_comments(script, dline, taken), dline.line):
+        for line in (*_attached_comments(script, position[id(dline.line)], taken), dline.line):
             if line.number not in taken:
                 taken.add(line.number)
                 moved_lines.append(line)

@@ -14,6 +14,7 @@ from typing import Sequence
 
 import attrs
 
+from slurmspec.body.nesting import Nesting
 from slurmspec.body.shell import Op, Token, Word, tokenize
 from slurmspec.frozen import define, frozen
 
@@ -135,7 +136,7 @@ class _Grouper:
     def __init__(self, tokens: list[Token]) -> None:
         self.toks = tokens
         self.out: list[Command] = []
-        self.stack: list[list] = []  # [kind, in_case_arm]
+        self.stack = Nesting()
         self.cur = _Builder()
         self.list_start = 0  # index in out of the first command of the current and-or list
         self.skip: str | None = None  # reading a header we do not interpret
@@ -160,7 +161,7 @@ class _Grouper:
     def _word(self, w: Word, i: int) -> int:
         cur = self.cur
         if cur.empty and w.plain:
-            frame = self.stack[-1] if self.stack else None
+            frame = self.stack.top
             if frame and frame[0] == "case" and not frame[1] and w.text != "esac":
                 self.skip = ")"  # a case pattern up to its ")"
                 return i
@@ -183,7 +184,7 @@ class _Grouper:
                 cur.assigns.append(w)
                 return i
             self.pending_function = False
-            cur.context = tuple(f[0] for f in self.stack)
+            cur.context = self.stack.context()
         cur.touch(w.start, w.end)
         cur.words.append(w)
         return i
@@ -191,19 +192,19 @@ class _Grouper:
     def _keyword(self, kw: str, i: int) -> bool:
         stack = self.stack
         if kw in _OPENERS:
-            stack.append([_OPENERS[kw], False])
+            stack.push(_OPENERS[kw])
         elif kw in _SKIPPED:
             pass
         elif kw in _CLOSERS:
-            _pop(stack, _CLOSERS[kw])
+            stack.close(_CLOSERS[kw])
         elif kw == "{":
-            stack.append(["function" if self.pending_function else "group", False])
+            stack.push("function" if self.pending_function else "group")
             self.pending_function = False
         elif kw in ("for", "select"):
-            stack.append(["for", False])
+            stack.push("for")
             self.skip = "sep"
         elif kw == "case":
-            stack.append(["case", False])
+            stack.push("case")
             self.skip = "in"
         elif kw == "function":
             self.pending_function = True
@@ -221,7 +222,7 @@ class _Grouper:
                 # A pattern ends at ")"; at a newline we lost track, so assume an arm began.
                 self.skip = None
                 if self.stack:
-                    self.stack[-1][1] = True  # now inside a case arm
+                    self.stack.top[1] = True  # now inside a case arm
             elif tok.kind == "\n" and skip in ("sep", "in", "]]") or tok.kind in _SEPARATORS and skip == "sep":
                 self.skip = None
                 self._op(tok, i)
@@ -255,21 +256,21 @@ class _Grouper:
                 self.pending_function = True
                 return i + 1
             if cur.empty:
-                frame = self.stack[-1] if self.stack else None
+                frame = self.stack.top
                 if not (frame and frame[0] == "case" and not frame[1]):
-                    self.stack.append(["subshell", False])
+                    self.stack.push("subshell")
             return i
         self._finish(piped_next=kind in ("|", "|&"))
         if kind == ")":
-            _pop(self.stack, ("subshell",))
+            self.stack.close(("subshell",))
         elif kind in ("&&", "||", "|", "|&"):
             pass
         else:
             if kind == "&":
                 for k in range(self.list_start, len(self.out)):
                     self.out[k] = attrs.evolve(self.out[k], background=True)
-            if kind in (";;", ";&", ";;&") and self.stack and self.stack[-1][0] == "case":
-                self.stack[-1][1] = False
+            if kind in (";;", ";&", ";;&") and self.stack and self.stack.top[0] == "case":
+                self.stack.top[1] = False
             self.list_start = len(self.out)
         return i
 
@@ -278,7 +279,7 @@ class _Grouper:
         if not cur.empty:
             kind = "prefix" if cur.words else "shell"
             assigns = tuple(a for a in (assignment_of(w, kind) for w in cur.assigns) if a is not None)
-            ctx = cur.context if cur.words else tuple(f[0] for f in self.stack)
+            ctx = cur.context if cur.words else self.stack.context()
             piped = cur.piped or piped_next
             self.out.append(Command(tuple(cur.words), assigns, cur.start, cur.end, False, piped, ctx))
         self.cur = _Builder(piped=piped_next)
@@ -286,11 +287,3 @@ class _Grouper:
 
 def _is_op(tok: Token, kind: str) -> bool:
     return isinstance(tok, Op) and tok.kind == kind
-
-
-def _pop(stack: list[list], kinds: tuple[str, ...]) -> None:
-    """Close the innermost construct of one of ``kinds``; ignore a stray closer."""
-    for k in range(len(stack) - 1, -1, -1):
-        if stack[k][0] in kinds:
-            del stack[k:]
-            return

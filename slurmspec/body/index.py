@@ -25,6 +25,7 @@ from __future__ import annotations
 import os
 import re
 from bisect import bisect_right
+from functools import cached_property
 from typing import TYPE_CHECKING
 
 import attrs
@@ -256,18 +257,26 @@ class BodyIndex:
         """The name of the command at ``offset`` (``first_word``), or ``""``."""
         return first_word(self.command_at(offset))
 
+    @cached_property
+    def _quote_starts(self) -> list[int]:
+        return [q.start for q in self.quoted]
+
+    @cached_property
+    def _heredoc_starts(self) -> list[int]:
+        return [doc.start for doc in self.heredocs]
+
     def quote_at(self, offset: int) -> Quoted | None:
-        """The quoted range that holds ``offset``, or None."""
-        i = bisect_right([q.start for q in self.quoted], offset) - 1
+        """The quoted range that holds ``offset``, or None; O(log n)."""
+        i = bisect_right(self._quote_starts, offset) - 1
         if i >= 0 and offset < self.quoted[i].end:
             return self.quoted[i]
         return None
 
     def heredoc_at(self, offset: int) -> HereDoc | None:
-        """The here-document whose body holds ``offset``, or None."""
-        for doc in self.heredocs:
-            if doc.start <= offset < doc.end:
-                return doc
+        """The here-document whose body holds ``offset``, or None; O(log n) (bodies come in order)."""
+        i = bisect_right(self._heredoc_starts, offset) - 1
+        if i >= 0 and offset < self.heredocs[i].end:
+            return self.heredocs[i]
         return None
 
 

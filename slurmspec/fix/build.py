@@ -43,39 +43,64 @@ def delete_directive(script: Script, directive: Directive) -> Edit | None:
     return None if edits is None else edits[0]
 
 
+# A line of at most this many words is rewritten whole, so the edit shows it as it will read.
+# Past it, each removal is its own small edit: a fix per repeated option on one line of n
+# options would otherwise carry the line n times, O(n²) in time and in the report.
+_REWRITE_WORDS = 64
+
+
 def delete_directives(script: Script, directives) -> list[Edit] | None:
-    """Remove options (with their values) from their ``#SBATCH`` lines: one edit per line,
-    the whole line when nothing else is left on it. None when one of them cannot be cut
-    out cleanly (part of a bundle like ``-vN2``, or the line also starts a hetjob component).
+    """Remove options (with their values) from their ``#SBATCH`` lines: one edit per line (per
+    run of removed words on a line of over ``_REWRITE_WORDS`` words), the whole line when
+    nothing else is left on it. None when one of them cannot be cut out cleanly (part of a
+    bundle like ``-vN2``, or the line also starts a hetjob component).
+
+    O(options log n) plus the words of the lines rewritten whole (at most ``_REWRITE_WORDS`` each).
     """
-    # O(options + words of their lines): a line's words are found by bisection and removed
-    # words are looked up by offset, so one line of many options is not O(n²).
-    by_line: dict[int, tuple[DirectiveLine, set[int]]] = {}
+    by_line: dict[int, tuple[DirectiveLine, set[int]]] = {}  # line -> (its line, indexes of removed words)
     for directive in directives:
         dline = directive_line_of(script, directive)
         if dline is None:
             return None
         starts = dline.word_starts
-        own = dline.words[bisect_left(starts, directive.span.start):bisect_left(starts, directive.span.end)]
+        low, high = bisect_left(starts, directive.span.start), bisect_left(starts, directive.span.end)
+        own = dline.words[low:high]
         if not own or own[0].span.start != directive.span.start or own[-1].span.end != directive.span.end:
             return None
-        by_line.setdefault(dline.line.number, (dline, set()))[1].update(w.span.start for w in own)
+        by_line.setdefault(dline.line.number, (dline, set()))[1].update(range(low, high))
     edits = []
     for dline, removed in by_line.values():
-        if len(removed) == len(dline.words):
+        words = dline.words
+        if len(removed) == len(words):
             if dline.separator:
                 return None
             edits.append(delete_line(script, dline.line))
+        elif len(words) > _REWRITE_WORDS:
+            edits.extend(_cut_runs(script, words, sorted(removed)))
+        else:
+            # Rewrite the stretch of words, keeping the blank that preceded each kept word.
+            pieces = []
+            for index, word in enumerate(words):
+                if index in removed:
+                    continue
+                blank = script.source[words[index - 1].span.end:word.span.start] if index else ""
+                pieces.append((blank if pieces else "") + script.source[word.span.start:word.span.end])
+            edits.append(Edit(script.span(words[0].span.start, words[-1].span.end), "".join(pieces)))
+    return edits
+
+
+def _cut_runs(script: Script, words, removed: list[int]) -> list[Edit]:
+    """One deletion per run of removed words, with the blank before it (after it, for a run that
+    starts the line): the text the whole-line rewrite gives."""
+    edits, first = [], 0
+    for k in range(1, len(removed) + 1):
+        if k < len(removed) and removed[k] == removed[k - 1] + 1:
             continue
-        # Rewrite the stretch of words, keeping the blank that preceded each kept word.
-        words = dline.words
-        pieces = []
-        for index, word in enumerate(words):
-            if word.span.start in removed:
-                continue
-            blank = script.source[words[index - 1].span.end:word.span.start] if index else ""
-            pieces.append((blank if pieces else "") + script.source[word.span.start:word.span.end])
-        edits.append(Edit(script.span(words[0].span.start, words[-1].span.end), "".join(pieces)))
+        low, high = removed[first], removed[k - 1]
+        start = words[low - 1].span.end if low else words[low].span.start
+        end = words[high].span.end if low else words[high + 1].span.start
+        edits.append(Edit(script.span(start, end), ""))
+        first = k
     return edits
 
 

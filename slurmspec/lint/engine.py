@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping
 
 import attrs
 
+from slurmspec.collector import collector_paused
 from slurmspec.lint.context import LOCAL, Context, FileSystem
 from slurmspec.lint.diagnostic import Diagnostic
 from slurmspec.lint.rule import Rule
@@ -83,6 +84,7 @@ def select_rules(
     ]
 
 
+@collector_paused
 def lint_script(
     script: Script,
     rules: Iterable[Rule] | None = None,

@@ -128,7 +128,8 @@ def _markers(script: Script, line) -> Iterator[tuple[int, bool]]:
     if kind == LineKind.SHEBANG:
         return  # text after the interpreter is an argument to it, not a comment
     if kind in (LineKind.DIRECTIVE, LineKind.LEGACY_DIRECTIVE):
-        comment = next((d.comment for d in script.directive_lines if d.line is line), None)
+        dline = script.directive_line_at(start)
+        comment = None if dline is None else dline.comment
         regions = [] if comment is None else [(comment.start, comment.end)]
     elif kind in (LineKind.COMMENT, LineKind.NEAR_MISS):
         first = source.find("#", start, end)
@@ -264,22 +265,53 @@ def apply(script: Script, found: list, table: dict, enabled: frozenset[str], rep
     (``ignore[SB201, unused-suppression]`` keeps a suppression needed only on
     another Slurm version quiet); malformed suppressions can be silenced by a
     suppression covering their line, ``file-ignore`` or the configuration.
+
+    O(findings + items + covered lines): the items are indexed by (line, code) once,
+    so a finding looks up the few that can silence it instead of every suppression.
     """
     result = find_suppressions(script)
     if not result.suppressions and not result.malformed:
         return found
     sups = result.suppressions
-    codes = [[resolve(item.text, table) for item in s.items] for s in sups]
+    resolved: dict[str, str | None] = {}
+    codes = [[_resolved(item.text, table, resolved) for item in s.items] for s in sups]
+    # The covered lines of a line suppression are one logical line: physical line -> its first line.
+    first_of: dict[int, int] = {}
+    seen: set[int] = set()
+    for sup in sups:
+        if sup.kind == "line" and sup.lines and id(sup.lines) not in seen:
+            seen.add(id(sup.lines))
+            first = min(sup.lines)
+            first_of.update((number, first) for number in sup.lines)
+    # Who can silence a finding: ("file", code), (first line, code), and (si, code) for the
+    # suppression a meta finding is about; each key -> the (suppression, item) pairs it names.
+    index: dict[tuple, list[tuple[int, int]]] = {}
+    for si, sup in enumerate(sups):
+        where = ("file",) if sup.kind == "file" else ((first_of[next(iter(sup.lines))],) if sup.lines else ())
+        for ii, code in enumerate(codes[si]):
+            if code is None:
+                continue
+            for key in ((*where, code), (si, code)) if where else ((si, code),):
+                index.setdefault(key, []).append((si, ii))
     used: set[tuple[int, int]] = set()
+    marked: set[tuple] = set()  # keys whose items are all in ``used`` already
 
     def silenced(diagnostic, origin: int | None = None) -> bool:
+        code = diagnostic.code
+        keys = [("file", code)]
+        first = first_of.get(diagnostic.span.line)
+        if first is not None:
+            keys.append((first, code))
+        if origin is not None:
+            keys.append((origin, code))
         hit = False
-        for si, sup in enumerate(sups):
-            if sup.kind == "file" or diagnostic.span.line in sup.lines or si == origin:
-                for ii, code in enumerate(codes[si]):
-                    if code == diagnostic.code:
-                        used.add((si, ii))
-                        hit = True
+        for key in keys:
+            items = index.get(key)
+            if items:
+                hit = True
+                if key not in marked:
+                    marked.add(key)
+                    used.update(items)
         return hit
 
     kept = [d for d in found if not silenced(d)]
@@ -293,11 +325,13 @@ def apply(script: Script, found: list, table: dict, enabled: frozenset[str], rep
 
     for bad in result.malformed:
         emit(MALFORMED, bad.span, bad.message, None)
+    hints: dict[str, str] = {}
     for si, sup in enumerate(sups):
         for ii, item in enumerate(sup.items):
             if codes[si][ii] is None:
-                emit(UNKNOWN, item.span, unknown_item_message(item.text, table), si)
+                emit(UNKNOWN, item.span, _unknown_message(item.text, table, hints), si)
     # Unused items: first the ordinary rules, then meta codes that silenced nothing.
+    bounds = _LineBounds()
     for meta_pass in (False, True):
         for si, sup in enumerate(sups):
             for ii, item in enumerate(sup.items):
@@ -306,16 +340,43 @@ def apply(script: Script, found: list, table: dict, enabled: frozenset[str], rep
                     continue
                 if (code in META_CODES) != meta_pass or code == UNUSED:
                     continue
-                emit(UNUSED, item.span, _unused_message(item.text, code, sup, script), si)
+                emit(UNUSED, item.span, _unused_message(item.text, code, sup, bounds), si)
     return kept
 
 
-def _unused_message(text: str, code: str, sup: Suppression, script: Script) -> str:
+def _resolved(text: str, table: dict, known: dict[str, str | None]) -> str | None:
+    if text not in known:
+        known[text] = resolve(text, table)
+    return known[text]
+
+
+# Mistyped items given a "did you mean" each (difflib against every rule, ~1 ms); past this
+# many distinct ones in a script, the hint points at `slurmspec rule --all` instead.
+MAX_HINTS = 64
+
+
+def _unknown_message(text: str, table: dict, hints: dict[str, str]) -> str:
+    if text not in hints:
+        hints[text] = unknown_item_message(text, table) if len(hints) < MAX_HINTS else (
+            f"`{text}` is not a rule code or name, so it suppresses nothing; see `slurmspec rule --all`")
+    return hints[text]
+
+
+class _LineBounds(dict):
+    """(first, last) line of a suppression's covered lines, worked out once per set of lines."""
+
+    def of(self, lines: frozenset[int]) -> tuple[int, int]:
+        if id(lines) not in self:
+            self[id(lines)] = (lines, min(lines), max(lines))  # keeps ``lines`` alive: its id stays its own
+        return self[id(lines)][1:]
+
+
+def _unused_message(text: str, code: str, sup: Suppression, bounds: _LineBounds) -> str:
     shown = f"`{text}`" if text.upper() == code else f"`{text}` ({code})"
     if sup.kind == "file":
         return f"{shown} is suppressed for the whole file but nothing in it reports it; remove it from the suppression"
     if not sup.lines:
         return f"{shown} is suppressed but the comment covers no line (nothing follows it); remove the suppression"
-    first = min(sup.lines)
-    where = f"line {first}" if len(sup.lines) == 1 else f"lines {first}-{max(sup.lines)}"
+    first, last = bounds.of(sup.lines)
+    where = f"line {first}" if len(sup.lines) == 1 else f"lines {first}-{last}"
     return f"{shown} is suppressed on {where} but nothing there reports it; remove it from the suppression"

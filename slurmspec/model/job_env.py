@@ -2,22 +2,87 @@
 
 Only certain answers: an assignment inside ``if``/``case``/a function, one
 later in the same loop, or an ``unset`` make the value unknown.
+
+Cost: the script's assignments are grouped by name once (``_EnvIndex``, O(assignments +
+body)); then each question is O(log n) plus one check per distinct construct the
+earlier assignments of that name sit in -- not a walk over every assignment, which
+made a body of n ``export X=..; srun ..`` lines cost O(n²).
 """
 
 from __future__ import annotations
 
 import re
+import weakref
+from bisect import bisect_left
 
-from slurmspec.body.model import Launch
+from slurmspec.body.model import EnvAssignment, Launch
 
 DEVICE_VARS = frozenset({"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
                          "ZE_AFFINITY_MASK", "GPU_DEVICE_ORDINAL"})
 _LOOPS = frozenset({"for", "while", "until", "select"})
+_UNSET = re.compile(r"\bunset\b([^\n;|&]*)")
+_WORD = re.compile(r"\w+")
+# Distinct enclosing constructs of one variable's earlier assignments looked at per launch; past
+# this many the value is "cannot be told" (no real script sets one variable in 256 different places).
+MAX_CONTEXTS = 256
 
 
-def _unsets(script, name: str) -> bool:
-    body = script.source[script.header_end:]
-    return re.search(rf"\bunset\b[^\n;|&]*\b{re.escape(name)}\b", body) is not None
+class _Name:
+    """The assignments of one variable (prefix assignments excluded), in file order, with running results."""
+
+    __slots__ = ("starts", "exported", "values", "contexts")
+
+    def __init__(self, assignments: list[EnvAssignment]) -> None:
+        self.starts = [a.span.start for a in assignments]
+        # exported[k] / values[k]: what the first k assignments leave (see env_value's last step).
+        self.exported, self.values = [False], [None]
+        for a in assignments:
+            if a.kind == "export":
+                self.exported.append(True)
+                self.values.append(a.value if a.value is not None else self.values[-1])
+            else:
+                self.exported.append(self.exported[-1])
+                self.values.append(a.value)
+        # Each distinct non-empty context, with the start of the first assignment made in it.
+        first: dict[tuple[str, ...], int] = {}
+        for a in assignments:
+            if a.context:
+                first.setdefault(tuple(a.context), a.span.start)
+        self.contexts = sorted(((start, context) for context, start in first.items()), key=lambda item: item[0])
+
+
+class _EnvIndex:
+    def __init__(self, script) -> None:
+        grouped: dict[str, list[EnvAssignment]] = {}
+        device = False
+        for a in script.body.exports:  # in file order
+            if a.kind != "prefix":
+                grouped.setdefault(a.name, []).append(a)
+                device = device or a.name in DEVICE_VARS
+        self.names = {name: _Name(found) for name, found in grouped.items()}
+        self.device_vars = device
+        self.any_named = frozenset(a.name for a in script.body.exports)
+        body = script.source[script.header_end:]
+        # The names an `unset` mentions: a word of the text after it, up to the end of its command.
+        self.unset = frozenset(word for m in _UNSET.finditer(body) for word in _WORD.findall(m.group(1)))
+
+
+_CACHE: dict[int, tuple[weakref.ref, _EnvIndex]] = {}
+
+
+def _index(script) -> _EnvIndex:
+    key = id(script)
+    hit = _CACHE.get(key)
+    if hit is not None and hit[0]() is script:
+        return hit[1]
+    index = _EnvIndex(script)
+    _CACHE[key] = (weakref.ref(script, lambda _ref, key=key: _CACHE.pop(key, None)), index)
+    return index
+
+
+def sets_variable(script, name: str) -> bool:
+    """Some assignment of the body (``export``, plain or a command prefix) sets ``name``."""
+    return name in _index(script).any_named
 
 
 def env_value(script, launch: Launch, name: str) -> tuple[bool, str | None]:
@@ -29,35 +94,32 @@ def env_value(script, launch: Launch, name: str) -> tuple[bool, str | None]:
     for assignment in reversed(launch.env):  # NAME=v srun ..., env NAME=v srun ...
         if assignment.name == name:
             return True, assignment.value
-    mine = [a for a in script.body.exports if a.name == name and a.kind != "prefix"]
-    if not mine:
+    index = _index(script)
+    mine = index.names.get(name)
+    if mine is None:
         return True, None
-    if _unsets(script, name):
+    if name in index.unset:
         return False, None
     start = launch.statement_span.start
-    before = [a for a in mine if a.span.start < start]
-    if any(a.span.start > start for a in mine) and _LOOPS.intersection(launch.context):
+    count = bisect_left(mine.starts, start)  # the assignments before the launch
+    later = mine.starts[-1] > start
+    if later and _LOOPS.intersection(launch.context):
         return False, None  # a later assignment in a loop reaches the next round
     outer = launch.context
-    for a in before:
-        if a.context and tuple(a.context) != tuple(outer[: len(a.context)]):
-            return False, None  # set inside a branch or function the launch is not in
-        if "function" in a.context or any(k in ("if", "case") for k in a.context if k not in outer):
+    for checked, (first, context) in enumerate(mine.contexts):
+        if first >= start:
+            break
+        if checked >= MAX_CONTEXTS:
             return False, None
-    if "function" in outer and any(a.span.start > start for a in mine):
+        if context != tuple(outer[: len(context)]):
+            return False, None  # set inside a branch or function the launch is not in
+        if "function" in context or any(k in ("if", "case") for k in context if k not in outer):
+            return False, None
+    if "function" in outer and later:
         return False, None  # a function runs when called: a later assignment may come first
-    exported = False
-    value = None
-    for a in before:
-        if a.kind == "export":
-            exported = True
-            if a.value is not None:
-                value = a.value
-        else:
-            value = a.value
-    if not exported:
+    if not mine.exported[count]:
         return True, None  # a plain shell variable: srun does not see it
-    return True, value
+    return True, mine.values[count]
 
 
 def device_vars_set(script, launch: Launch) -> bool:
@@ -65,4 +127,4 @@ def device_vars_set(script, launch: Launch) -> bool:
     for node in launch.walk():
         if any(a.name in DEVICE_VARS for a in node.env):
             return True
-    return any(a.name in DEVICE_VARS for a in script.body.exports if a.kind != "prefix")
+    return _index(script).device_vars

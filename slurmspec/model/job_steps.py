@@ -21,7 +21,7 @@ from slurmspec.body.typed import as_int
 from slurmspec.gates import SRUN_INHERITS_CPUS, SRUN_NODES_DROP_JOB_NTASKS, STEP_GRES_NOT_CAPPED_PER_OPTION
 from slurmspec.kinds import LaunchKind
 from slurmspec.model import job_gpus as gpus
-from slurmspec.model.job_env import device_vars_set, env_value
+from slurmspec.model.job_env import device_vars_set, env_value, sets_variable
 from slurmspec.model.job_types import Component, Step, Task
 
 _SPAWNERS = (LaunchKind.TORCHRUN, LaunchKind.ACCELERATE, LaunchKind.DEEPSPEED, LaunchKind.MPIRUN,
@@ -178,7 +178,7 @@ def _resolve_cpus(text: str | None, script, comp: Component) -> int | None:
     if n is not None:
         return n or None
     if text in ("$SLURM_CPUS_PER_TASK", "${SLURM_CPUS_PER_TASK}") and comp.cpus_per_task_given:
-        if not any(a.name == "SLURM_CPUS_PER_TASK" for a in script.body.exports):
+        if not sets_variable(script, "SLURM_CPUS_PER_TASK"):
             return comp.cpus_per_task
     return None
 

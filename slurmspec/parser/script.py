@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import attrs
 
+from slurmspec.collector import collector_paused
 from slurmspec.model.request import JobRequest, build_request
 from slurmspec.model.script import (
     Component, Directive, DirectiveLine, Line, LineKind, ParseIssue, Script, Word,
@@ -34,6 +35,7 @@ def decode(source: str | bytes) -> tuple[str, bool]:
         return source.decode("utf-8", "surrogateescape"), True
 
 
+@collector_paused
 def parse_script(source: str | bytes, path: str | None = None, version: Version = NEWEST) -> Script:
     text, undecodable = decode(source)
     index = LineIndex(text)
