@@ -59,8 +59,9 @@ def test_clean_file_exits_zero(tmp_path, capsys):
     path.write_text(CLEAN)
     assert main(["lint", "--fail-on", "warning", str(path)]) == 0
     capsys.readouterr()
-    assert main(["lint", "--format", "json", "--select", "SB0,SB1", str(path)]) == 0
-    assert json.loads(capsys.readouterr().out) == {"version": 1, "diagnostics": []}
+    assert main(["lint", "--format", "json", "--select", "SB0,SB1", "--slurm-version", "24.11", str(path)]) == 0
+    assert json.loads(capsys.readouterr().out) == {
+        "version": 1, "diagnostics": [], "slurm_versions": [{"release": "24.11", "source": "--slurm-version"}]}
 
 
 def test_folder_walk_picks_batch_scripts_only(tmp_path, capsys):
@@ -91,7 +92,7 @@ def test_usage_errors_are_exit_2(tmp_path):
     clean = tmp_path / "clean.sbatch"  # a file that lints clean: the exit 2 can only come from the flag
     clean.write_text("#!/bin/bash\n#SBATCH --time=10\nsrun hostname\n")
     assert run("lint", "--no-config", str(clean)).returncode == 0
-    assert run("lint").returncode == 2
+    assert run("lint", "--bogus-flag").returncode == 2
     result = run("lint", "--no-config", "--slurm-version", "21.08", str(clean))
     assert result.returncode == 2 and b"unsupported Slurm version" in result.stderr
     result = run("lint", "--no-config", "--select", "SB999", str(clean))

@@ -39,7 +39,7 @@ def build_parser(command: str | None = None) -> Parser:
     from slurmspec import __version__
 
     parser = Parser(prog="slurmspec", description="Lint, parse and fix Slurm batch scripts.")
-    parser.add_argument("--version", action="version", version=f"slurmspec {__version__}")
+    parser.add_argument("-V", "--version", action="version", version=f"slurmspec {__version__}")
     commands = parser.add_subparsers(dest="command", required=True, parser_class=Parser)
     for name in [command] if command in COMMANDS else COMMANDS:
         _module(name).add_parser(commands)

@@ -195,8 +195,10 @@ def fix_and_report(inputs: list, args: argparse.Namespace, out: IO[str], config_
             chosen = args.format or config_cache.for_path(None).output_format or default_format(stream)
         except ConfigError as exc:
             return error(str(exc))
+        from slurmspec.cli.lint_cmd import targets_of
+
         write_report(chosen, reported, stream, color=resolve_color(args.color, stream),
-                     quiet=args.quiet, statistics=args.statistics)
+                     quiet=args.quiet, statistics=args.statistics, targets=targets_of(inputs))
     for message in errors:
         error(message)
     if errors or verdict.internal_error:

@@ -21,7 +21,8 @@ _SHELL_SUFFIXES = (".sh", ".bash")
 
 def add_parser(commands) -> None:
     lint = commands.add_parser("lint", help="report problems in batch scripts")
-    lint.add_argument("paths", nargs="+", metavar="PATH", help="files or folders; - reads standard input")
+    lint.add_argument("paths", nargs="*", default=["."], metavar="PATH",
+                      help="files or folders; - reads standard input (default: the current folder)")
     lint.add_argument("--format", choices=FORMATS, default=None,
                       help="output format (default: text on a terminal, else concise)")
     lint.add_argument("--color", choices=COLOR_CHOICES, default="auto",
@@ -248,6 +249,26 @@ def _lint_input(item: _Input, args: argparse.Namespace) -> tuple:
     return Excerpt.of(script, found), found, settings.fail_on, None
 
 
+def targets_of(inputs: Sequence[_Input]) -> list:
+    """Every release the inputs are judged against, once each, in input order (``report/targets.py``)."""
+    from slurmspec.report.targets import Target
+    from slurmspec.version import format_version
+
+    found = (Target(format_version(i.settings.version), i.settings.version_from) for i in inputs if i.settings)
+    return list(dict.fromkeys(found))
+
+
+def _warn_if_empty(inputs: Sequence[_Input], paths: Sequence[str]) -> None:
+    """A run that found nothing to lint says so: a mistyped CI path must not pass as a clean one."""
+    if not inputs:
+        import sys
+
+        from slurmspec.printable import printable
+
+        where = ", ".join(printable(path) for path in paths)
+        sys.stderr.write(f"slurmspec: warning: no batch scripts found in {where}\n")
+
+
 def _collect_from_here() -> None:
     """Turn the cycle collector back on (``main`` turned it off while the rules loaded).
 
@@ -309,10 +330,11 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     # Standard input is read by this process: it never goes to a worker.
     jobs = 1 if any(item.path == "-" for item in inputs) else (args.jobs or default_jobs())
     verdict = Verdict()
+    _warn_if_empty(inputs, args.paths)
     results = map_in_order(partial(_lint_input, args=args), inputs, jobs)
     try:
         write_report(chosen, verdict.follow(results), out, color=resolve_color(args.color, out),
-                     quiet=args.quiet, statistics=args.statistics)
+                     quiet=args.quiet, statistics=args.statistics, targets=targets_of(inputs))
     except shellcheck_failed as exc:
         return error(str(exc))
     for message in verdict.errors:

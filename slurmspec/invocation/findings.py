@@ -2,7 +2,9 @@
 
 - A finding in the environment or on the command line is reported under the
   synthetic source's name (``<command line>:1:11``, ``<environment>:2:18``, as
-  gcc reports ``<command-line>``), with that text's line and column, and never
+  gcc reports ``<command-line>``), with that text's line and column, its message
+  ending with the script it was linted with (``(submitting `jobs/a.sbatch`)``,
+  so every format tells a multi-file run's scripts apart), and never
   with a fix: only the script is a file slurmspec may edit. Suppression
   comments in the script do not reach it (the engine applies them to the
   script's findings only); the configuration's ``ignore`` does.
@@ -52,7 +54,8 @@ def settle(script: Script, found: list[Diagnostic]) -> list[Diagnostic]:
         diagnostic = _named_lines(diagnostic)
         if origin is not Origin.SCRIPT:
             source = layer.source(origin)
-            diagnostic = attrs.evolve(diagnostic, path=source.name, span=source.reported_span(diagnostic.span), fix=None)
+            diagnostic = attrs.evolve(diagnostic, path=source.name, span=source.reported_span(diagnostic.span), fix=None,
+                                      message=_for_script(diagnostic.message, script.path))
         else:
             fix = diagnostic.fix
             if fix is not None and any(edit.span.end > layer.script_length for edit in fix.edits):
@@ -65,6 +68,12 @@ def settle(script: Script, found: list[Diagnostic]) -> list[Diagnostic]:
             seen.add(key)
             settled.append(diagnostic)
     return settled
+
+
+def _for_script(message: str, path: str | None) -> str:
+    """The message naming the script it was linted with: ``lint jobs/ -- -p gpu`` reports the same
+    `<command line>` position once per script, and the path column is the synthetic source's."""
+    return message if path is None else f"{message} (submitting `{path}`)"
 
 
 # How a rule's "line N" reads when N is a synthetic text's placeholder (sources.PLACEHOLDER_LINES).

@@ -54,9 +54,12 @@ def resolve_color(choice: str, out: IO[str]) -> bool:
 
 def write_report(
     format: str, results: Iterable[tuple], out: IO[str], *,
-    color: bool = False, quiet: bool = False, statistics: bool = False,
+    color: bool = False, quiet: bool = False, statistics: bool = False, targets: Iterable = (),
 ) -> None:
-    """Write ``results`` as ``format``; ``statistics`` writes counts per code instead of findings."""
+    """Write ``results`` as ``format``; ``statistics`` writes counts per code instead of findings.
+
+    ``targets``: the releases judged (``report/targets.py``), shown in text and concise summaries when
+    slurmspec chose them, and always in JSON."""
     if statistics:
         from slurmspec.report.statistics import write_statistics
 
@@ -64,11 +67,11 @@ def write_report(
     elif format == "json":
         from slurmspec.report.json import write_json
 
-        write_json(results, out)
+        write_json(results, out, targets)
     elif format == "concise":
         from slurmspec.report.concise import write_concise
 
-        write_concise(results, out, color=color, quiet=quiet)
+        write_concise(results, out, color=color, quiet=quiet, targets=targets)
     elif format == "sarif":
         from slurmspec.report.sarif import write_sarif
 
@@ -84,4 +87,4 @@ def write_report(
     else:
         from slurmspec.report.text import write_text
 
-        write_text(results, out, color=color, quiet=quiet)
+        write_text(results, out, color=color, quiet=quiet, targets=targets)

@@ -11,6 +11,7 @@ from typing import IO, Iterable
 from slurmspec.lint.diagnostic import Diagnostic
 from slurmspec.printable import printable
 from slurmspec.report.ansi import SEVERITY_STYLE, paint
+from slurmspec.report.targets import Target, target_lines
 
 
 def concise_line(diagnostic: Diagnostic, color: bool = False) -> str:
@@ -44,15 +45,17 @@ class Tally:
                 self.unsafe += 1
 
 
-def summary(found: Iterable[Diagnostic] | Tally) -> list[str]:
-    """``Found N problems.``, then how many ``--fix`` (and ``--unsafe-fixes``) would fix, as ruff says it."""
+def summary(found: Iterable[Diagnostic] | Tally, targets: Iterable[Target] = ()) -> list[str]:
+    """``Found N problems.``, then how many ``--fix`` (and ``--unsafe-fixes``) would fix, as ruff says it;
+    ``All checks passed!`` when nothing was found (silence would not tell a clean file from no file);
+    then the releases judged that the user did not choose (``report/targets.py``)."""
     if not isinstance(found, Tally):
         tally = Tally()
         for diagnostic in found:
             tally.add(diagnostic)
         found = tally
     if not found.found:
-        return []
+        return ["All checks passed!", *target_lines(targets)]
     lines = [f"Found {found.found} problem{'s' if found.found != 1 else ''}."]
     safe, unsafe = found.safe, found.unsafe
     if safe:
@@ -60,15 +63,16 @@ def summary(found: Iterable[Diagnostic] | Tally) -> list[str]:
         lines.append(f"[*] {safe} fixable with `--fix`{more}.")
     elif unsafe:
         lines.append(f"{unsafe} fixable with `--fix --unsafe-fixes` (review them first: `--diff --unsafe-fixes`).")
-    return lines
+    return [*lines, *target_lines(targets)]
 
 
-def write_concise(results: Iterable[tuple], out: IO[str], *, color: bool = False, quiet: bool = False) -> None:
+def write_concise(results: Iterable[tuple], out: IO[str], *, color: bool = False, quiet: bool = False,
+                  targets: Iterable[Target] = ()) -> None:
     tally = Tally()
     for _, diagnostics in results:
         for diagnostic in diagnostics:
             tally.add(diagnostic)
             out.write(concise_line(diagnostic, color) + "\n")
     if not quiet:
-        for line in summary(tally):
+        for line in summary(tally, targets):
             out.write(line + "\n")

@@ -40,19 +40,25 @@ def dumps(value: Any, indent: int = 2) -> str:
     return json_text(json.dumps(value, indent=indent, ensure_ascii=False))
 
 
-def report_dict(results: Iterable[tuple]) -> dict[str, Any]:
+def report_dict(results: Iterable[tuple], targets: Iterable = ()) -> dict[str, Any]:
     return {
         "version": JSON_VERSION,
         "diagnostics": [diagnostic_dict(d) for _, found in results for d in found],
+        "slurm_versions": [target.as_dict() for target in targets],
     }
 
 
-def write_json(results: Iterable[tuple], out: IO[str]) -> None:
-    """``report_dict`` as ``json.dump(indent=2)`` writes it, one finding at a time as the results come."""
+def write_json(results: Iterable[tuple], out: IO[str], targets: Iterable = ()) -> None:
+    """``report_dict`` as ``json.dump(indent=2)`` writes it, one finding at a time as the results come.
+
+    ``slurm_versions`` (added in version 1: a new field, so the version stays) comes last: the
+    findings stream before it, and every release is known before the first file is linted."""
     write_json_array(
         (diagnostic_dict(d) for _, found in results for d in found), out,
         opening=f'{{\n  "version": {JSON_VERSION},\n  "diagnostics": ', depth=1,
     )
+    out.write(',\n  "slurm_versions": ')
+    write_json_array((target.as_dict() for target in targets), out, depth=1)
     out.write("\n}\n")
 
 

@@ -58,7 +58,7 @@ def render(diagnostic: Diagnostic, script: Script | Excerpt | None, color: bool 
 
 def write_text(
     results: Iterable[tuple[Script | Excerpt | None, list[Diagnostic]]], out: IO[str],
-    color: bool | None = None, quiet: bool = False,
+    color: bool | None = None, quiet: bool = False, targets: Iterable = (),
 ) -> None:
     from slurmspec.report.concise import Tally, summary
 
@@ -69,5 +69,5 @@ def write_text(
             tally.add(diagnostic)
             out.write("\n".join(render(diagnostic, script, color)) + "\n\n")
     if not quiet:
-        for index, line in enumerate(summary(tally)):
+        for index, line in enumerate(summary(tally, targets)):
             out.write(paint(line, "bold" if index == 0 else "", color) + "\n")
