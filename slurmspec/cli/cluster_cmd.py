@@ -87,14 +87,18 @@ def _keep_site_additions(profile, notes: list[str], output: str | None, partitio
     from slurmspec.cluster.importer_kept import Kept, keep_site_additions
 
     from slurmspec.cluster.profile import ProfileError
-    from slurmspec.lint.limits import NotAFile, read_regular
+    from slurmspec.lint.limits import MAX_SETTINGS_BYTES, NotAFile, read_regular, size_text
 
     if output is None or not os.path.exists(output):
         return Kept(profile, None, ())
     try:  # a FIFO at the output must not make the import wait for a writer
-        existing = read_regular(output, limit=None).decode("utf-8", "replace")
+        data = read_regular(output, limit=MAX_SETTINGS_BYTES)
     except NotAFile as exc:
         raise ProfileError(f"{output}: not written: it is {exc}") from None
+    if len(data) > MAX_SETTINGS_BYTES:
+        raise ProfileError(f"{output}: not written: larger than {size_text(MAX_SETTINGS_BYTES)}, the most slurmspec"
+                           " reads for a cluster profile (so it cannot keep what the site added to it)")
+    existing = data.decode("utf-8", "replace")
     kept = keep_site_additions(profile, existing, output, knows_default=not is_json(partitions_text))
     if NO_DEFAULT_NOTE in notes and any(p.default for p in kept.profile.partitions):
         notes.remove(NO_DEFAULT_NOTE)  # the kept `default = true` answers it
@@ -116,8 +120,8 @@ def _check_written(text: str, output: str | None, policy_text: str | None) -> No
 
 
 def _read(path: str) -> str:
-    """The file's text; bytes that are not UTF-8 become U+FFFD (scontrol prints what slurm.conf holds)."""
-    if path == "-":
-        return sys.stdin.buffer.read().decode("utf-8", "replace")
-    with open(path, "rb") as handle:
-        return handle.read().decode("utf-8", "replace")
+    """The file's text (``-``: standard input), at most ``MAX_IMPORT_BYTES`` (else ``TooLarge``); bytes
+    that are not UTF-8 become U+FFFD (scontrol prints what slurm.conf holds)."""
+    from slurmspec.lint.limits import MAX_IMPORT_BYTES, read_whole
+
+    return read_whole(path, MAX_IMPORT_BYTES, "saved scontrol output").decode("utf-8", "replace")

@@ -23,7 +23,7 @@ import os
 import sys
 from typing import IO
 
-from slurmspec.cli.common import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, error, read_input, version_arg
+from slurmspec.cli.common import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, error, version_arg
 from slurmspec.printable import printable
 
 EXIT_CODES = """\
@@ -66,11 +66,12 @@ def spec_problem(path: str, line: int, column: int, message: str) -> None:
 def run(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.cli.common import target_version
     from slurmspec.emit import emit
+    from slurmspec.lint.limits import MAX_SCRIPT_BYTES, read_whole
     from slurmspec.spec import SpecError, load_spec
 
     name = "<stdin>" if args.path == "-" else args.path
     try:
-        text = read_input(args.path).decode("utf-8")
+        text = read_whole(args.path, MAX_SCRIPT_BYTES, "a job spec").decode("utf-8")  # no larger than its script
     except OSError as exc:
         error(f"{name}: cannot read: {exc.strerror or exc}")
         return EXIT_ERROR

@@ -115,7 +115,7 @@ def load_profile(path: str | os.PathLike[str]) -> Profile:
     from slurmspec.lint.limits import read_utf8
 
     source = os.fspath(path)
-    return loads_profile(read_utf8(source, ProfileError, "cannot read the cluster profile"), source)
+    return loads_profile(read_utf8(source, ProfileError, "cannot read the cluster profile", "a cluster profile"), source)
 
 
 def loads_profile(text: str, source: str = "<profile>") -> Profile:

@@ -29,8 +29,12 @@ def emit(spec: Spec, base: str | os.PathLike | None = None, version: Version = N
             return text + body.get("script")
         from pathlib import Path  # only for a [body] file: importing it costs a few percent of an emit
 
+        from slurmspec.lint.limits import MAX_SCRIPT_BYTES, read_whole
+
         path = Path(body.get("file"))
-        return text + ((Path(base) / path) if base is not None and not path.is_absolute() else path).read_text()
+        path = (Path(base) / path) if base is not None and not path.is_absolute() else path
+        # The body becomes part of a script, which slurmctld refuses past 4 MiB: read no more.
+        return text + read_whole(str(path), MAX_SCRIPT_BYTES, "a script body").decode("utf-8")
     return text + generated_body(spec, version)
 
 

@@ -120,9 +120,10 @@ def find_config(start: str) -> str | None:
 
 
 def _has_table(path: str) -> bool:
+    from slurmspec.lint.limits import MAX_SETTINGS_BYTES, read_bounded
+
     try:
-        with open(path, "rb") as handle:
-            data = handle.read()
+        data = read_bounded(path, MAX_SETTINGS_BYTES)  # past the limit: load_config says so
     except OSError:
         return False
     if b"slurmspec" not in data:
@@ -139,7 +140,7 @@ def load_config(path: str) -> Config:
     """Read and check one configuration file; raise ``ConfigError`` on any mistake."""
     from slurmspec.lint.limits import read_utf8
 
-    text = read_utf8(path, ConfigError)
+    text = read_utf8(path, ConfigError, what="a configuration file")
     try:
         document = loads_toml(text)
     except ValueError as exc:
@@ -234,9 +235,10 @@ def _policy(path: str, prefix: str, value: Any, fail):
         if not isinstance(value, str) or not value.strip():
             raise fail("policy", 'must be a [policy] table or the path of a file holding one, e.g. "site-policy.toml"')
         source = os.path.join(os.path.dirname(os.path.abspath(path)), os.path.expanduser(value))
+        from slurmspec.lint.limits import MAX_SETTINGS_BYTES, read_whole
+
         try:
-            with open(source, "rb") as handle:
-                document = loads_toml(handle.read().decode("utf-8"))
+            document = loads_toml(read_whole(source, MAX_SETTINGS_BYTES, "a site policy").decode("utf-8"))
         except OSError as exc:
             raise fail("policy", f"cannot read {source}: {exc.strerror or exc}") from None
         except (ValueError, UnicodeDecodeError) as exc:

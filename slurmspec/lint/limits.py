@@ -1,20 +1,39 @@
-"""Inputs slurmspec reads whole only when sbatch would: regular files up to slurmctld's size limit.
+"""Every input slurmspec reads, read through one bounded reader: time and memory stay bounded
+whatever the input (a 10 GB log file, ``/dev/zero``, a FIFO that never ends).
 
-slurmctld refuses a batch script larger than ``SchedulerParameters=max_script_size``,
-4 MiB unless the site raised it (``src/slurmctld/job_mgr.c:_test_job_desc_fields()``,
-"Pathname of a file, directory or other parameter too long"). Reading stops one byte
-past that: a larger script is reported (SB106) from its first lines, never analysed,
-so time and memory stay bounded whatever the input (a 10 GB log file, ``/dev/zero``).
+- Scripts: slurmctld refuses a batch script larger than ``SchedulerParameters=max_script_size``,
+  4 MiB unless the site raised it (``src/slurmctld/job_mgr.c:_test_job_desc_fields()``,
+  "Pathname of a file, directory or other parameter too long"). Reading stops one byte
+  past that: a larger script is reported (SB106) from its first lines, never analysed.
+  A job spec and a spec's ``[body] file`` make such a script, so they have the same limit.
+- Settings files (configuration, cluster profile, site policy): ``MAX_SETTINGS_BYTES``.
+- Saved ``scontrol`` output for ``cluster import`` (files or standard input): ``MAX_IMPORT_BYTES``.
+
+Past its limit an input is an error naming the file and the limit (``TooLarge``, an
+``OSError``: every caller already turns those into a one-line message and exit 2).
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
 
 MAX_SCRIPT_BYTES = 4 * 1024 * 1024  # slurmctld's default max_script_size
 HEAD_BYTES = 64 * 1024  # what is parsed of a larger script, to show where it starts
+# A configuration or policy is a few kilobytes; a cluster profile names its nodes by host list,
+# so even 10,000 nodes in a few hundred shapes stay far under a megabyte.
+MAX_SETTINGS_BYTES = 1024 * 1024
+# `scontrol --json show node` prints a few kilobytes per node: 64 MiB is some 20,000 nodes.
+MAX_IMPORT_BYTES = 64 * 1024 * 1024
+
+
+class TooLarge(OSError):
+    """An input past its limit; ``str()`` names the file and the limit."""
+
+    def __str__(self) -> str:
+        return f"{self.filename}: {self.strerror}"
 
 
 class NotAFile(OSError):
@@ -74,12 +93,26 @@ def head_of(data: bytes) -> bytes:
     return head[: cut + 1] if cut > 0 else head
 
 
-def read_utf8(path: str, error: type[Exception], cannot_read: str = "cannot read") -> str:
-    """A settings file's text (configuration, cluster profile); ``error`` with a one-line message naming
-    ``path`` when it cannot be read or is not UTF-8, so a CLI can print it and exit 2."""
+def read_whole(path: str, limit: int, what: str) -> bytes:
+    """All of ``path`` (``-``: standard input), at most ``limit`` bytes; past that ``TooLarge``
+    (``what`` says what the input is, for the message: "a configuration file")."""
+    data = read_bounded(path, limit)
+    if len(data) > limit:
+        shown = "standard input" if path == "-" else path
+        raise TooLarge(errno.EFBIG, f"larger than {size_text(limit)}, the most slurmspec reads for {what}", shown)
+    return data
+
+
+def size_text(size: int) -> str:
+    return f"{size // (1024 * 1024)} MiB" if size % (1024 * 1024) == 0 else f"{size:,} bytes"
+
+
+def read_utf8(path: str, error: type[Exception], cannot_read: str = "cannot read", what: str = "a settings file") -> str:
+    """A settings file's text (configuration, cluster profile, site policy), at most ``MAX_SETTINGS_BYTES``;
+    ``error`` with a one-line message naming ``path`` when it cannot be read, is too large or is not
+    UTF-8, so a CLI can print it and exit 2."""
     try:
-        with open(path, "rb") as handle:
-            return handle.read().decode("utf-8")
+        return read_whole(path, MAX_SETTINGS_BYTES, what).decode("utf-8")
     except OSError as exc:
         raise error(f"{path}: {cannot_read}: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
