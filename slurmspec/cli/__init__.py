@@ -20,6 +20,7 @@ from slurmspec.cli.common import EXIT_OK, Parser
 # for the command given (all of them for ``--help`` and for mistakes, which list them).
 COMMANDS = {
     "lint": "lint_cmd",
+    "submit": "submit_cmd",
     "parse": "parse_cmd",
     "rule": "rule_cmd",
     "emit": "emit_cmd",

@@ -56,3 +56,36 @@ def parse_invoked(
 
     script = parse_script(source, path, version)
     return script if invocation is None else invocation.apply(script)
+
+
+def split_submission(argv, version: "Version") -> tuple[tuple[str, ...], str | None, tuple[str, ...]]:
+    """A whole ``sbatch`` command line (without ``sbatch``) as (options, script, script's arguments).
+
+    sbatch's getopt stops at the first word that is not an option (a ``:`` between hetjob
+    groups aside, ``--`` ends the options too): that word is the script, the rest its arguments.
+    The option table decides which words are values (``-p gpu``), so ``slurmspec submit`` finds
+    the same script sbatch will. No script (None): sbatch reads it from standard input.
+    """
+    from slurmspec.invocation.command_line import _OptionsUntilNonOption
+    from slurmspec.invocation.sources import SyntheticSource, command_line_text, command_line_words
+    from slurmspec.kinds import Origin
+
+    argv = _words(argv)
+    text, placed = command_line_text(argv, None)
+    source = SyntheticSource.place(Origin.COMMAND_LINE, text, 0)
+    words = command_line_words(source, argv, placed)
+    start = 0
+    while True:
+        getopt = _OptionsUntilNonOption(words[start:], version, 0, False, source.local_span, text)
+        getopt.run()
+        stop = start + getopt.stop
+        if stop < len(argv) and argv[stop] == ":":
+            start = stop + 1
+            continue
+        break
+    options = argv[:stop]
+    if stop < len(argv) and argv[stop] == "--":
+        stop += 1
+    if stop >= len(argv):
+        return options, None, ()
+    return options, argv[stop], argv[stop + 1:]
