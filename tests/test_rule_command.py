@@ -80,3 +80,21 @@ def test_json_path_does_not_import_rich():
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert result.stdout.strip() == "False", result.stderr
+
+
+def test_rule_doc_in_a_pipe_wraps_and_never_cuts_text():
+    """Every word of every rule's documentation is in ``slurmspec rule CODE`` written to a pipe
+    (rich cropped list items at the pipe's 80 columns: 50 rules lost text)."""
+    import io
+    import re
+
+    from slurmspec.lint.engine import registry
+    from slurmspec.report.rule_docs import write_rule_doc
+
+    for rule in registry().values():
+        out = io.StringIO()
+        write_rule_doc(rule, out)
+        shown = set(re.findall(r"[A-Za-z0-9_]{3,}", out.getvalue()))
+        words = set(re.findall(r"[A-Za-z0-9_]{3,}", re.sub(r"\]\([^)]*\)|```\w*", "]", rule.doc)))
+        assert words <= shown, (rule.code, sorted(words - shown)[:5])
+        assert all(line == line.rstrip() for line in out.getvalue().splitlines()), rule.code

@@ -109,7 +109,16 @@ def write_rule_doc(rule: Rule, out, color: bool | None = None) -> None:
     from rich.text import Text
 
 
-    console = make_console(out, color)
+    import io
+
+    # rich crops a list item at the console's width even with soft wrapping, and a pipe's width is
+    # 80: 50 of the rules lost text in `slurmspec rule X | less`. Wrapped instead (soft_wrap off),
+    # into a buffer so the padding rich adds to every line can go.
+    terminal = make_console(out, color)
+    buffer = io.StringIO()
+    console = make_console(buffer, terminal.is_terminal if color is None else color)
+    console.soft_wrap = False
+    console.width = terminal.width if terminal.is_terminal else 100  # a pipe: wide enough to read, never cut
     console.print(Text.assemble((rule.code, "bold"), " ", (rule.name, "bold cyan")))
     console.print(Text.assemble(
         "Family: ", str(rule.family), " · Default severity: ", (str(rule.severity), _SEVERITY_STYLE[rule.severity]),
@@ -117,6 +126,7 @@ def write_rule_doc(rule: Rule, out, color: bool | None = None) -> None:
     ))
     console.print()
     console.print(Markdown(rule.doc, code_theme="ansi_dark", inline_code_lexer=None))
+    out.write("".join(line.rstrip(" ") + "\n" for line in buffer.getvalue().splitlines()))
 
 
 def write_rule_list(rules: Iterable[Rule], out, color: bool | None = None) -> None:
