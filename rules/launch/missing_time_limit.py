@@ -57,6 +57,20 @@ def missing_time_limit(ctx: Context) -> None:
     line = script.lines[0]
     ctx.report(
         "SB341", script.span(line.span.start, line.span.start + len(line.text)),
-        "no `--time`: the job gets the partition's default time limit (often the maximum), which"
+        f"no `--time`: the job gets {_default_limit(ctx)}, which"
         " delays its start in backfill and may be shorter than the run; add `#SBATCH --time=HH:MM:SS`",
     )
+
+
+def _default_limit(ctx: Context) -> str:
+    """The limit the job gets, in words: the partition's DefaultTime when the cluster profile knows it
+    (the first partition of `--partition`, else the default partition), else the general case."""
+    partition = None
+    if ctx.cluster is not None:
+        named = [d.value for d in ctx.script.directives if d.option.long == "partition" and not d.ignored and d.value]
+        partition = ctx.cluster.partition(named[-1].split(",")[0]) if named else ctx.cluster.default_partition()
+    if partition is None or partition.default_time is None:
+        return "the partition's default time limit (often the maximum)"
+    from slurmspec.cluster.units import format_minutes
+
+    return f"partition `{partition.name}`'s default time limit, DefaultTime={format_minutes(partition.default_time)}"
