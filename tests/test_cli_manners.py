@@ -95,3 +95,23 @@ def test_command_line_findings_name_their_script(fmt, tmp_path, capsys):
     out = capsys.readouterr().out
     for name in ("a.sbatch", "b.sbatch"):
         assert f"(submitting `{tmp_path / name}`)" in out.replace("\\u0060", "`")
+
+
+def test_convert_warns_for_each_overridden_option_it_drops(tmp_path, capsys):
+    job = tmp_path / "dup.sbatch"
+    job.write_text("#!/bin/bash\n#SBATCH --constraint=v100\n#SBATCH --constraint=ib\n#SBATCH -t 5\n#SBATCH -t 10\n"
+                   "#SBATCH --signal=B:USR1@60\n#SBATCH --signal=B:USR2@90\nsrun x\n")
+    assert main(["convert", "--no-config", str(job)]) == 0
+    err = capsys.readouterr().err.splitlines()
+    assert err == [
+        f"{job}:2:9: warning: `--constraint=v100` is left out of the spec: line 3's `--constraint=ib` replaces it,"
+        " as sbatch does",
+        f"{job}:4:9: warning: `-t 5` is left out of the spec: line 5's `-t 10` replaces it, as sbatch does",
+    ]  # --signal accumulates: both are kept, nothing to say
+
+
+def test_convert_of_a_script_without_repeats_says_nothing(tmp_path, capsys):
+    job = tmp_path / "one.sbatch"
+    job.write_text(CLEAN)
+    assert main(["convert", "--no-config", str(job)]) == 0
+    assert capsys.readouterr().err == ""

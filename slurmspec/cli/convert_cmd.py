@@ -42,6 +42,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     except ConvertError as exc:
         sys.stderr.write(printable(f"{name}:1:1: error: {exc}") + "\n")
         return EXIT_ERROR
+    _warn_dropped(script, name)
     from slurmspec.safe_write import WriteRefused, write_file
 
     body = spec.section("body")
@@ -63,3 +64,17 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
         error(f"cannot write: {exc.strerror or exc}")
         return EXIT_ERROR
     return EXIT_OK
+
+
+def _warn_dropped(script, name: str) -> None:
+    """A warning per occurrence the spec leaves out because a later one replaces it (as sbatch would):
+    the TOML keeps one value per key, and a dropped `--constraint` must not vanish without a word."""
+    for component in script.components:
+        for setting in component.request.settings:
+            if setting.inherited or not setting.overridden or setting.directive.option.accumulates:
+                continue
+            later = setting.directive
+            for earlier in setting.overridden:
+                sys.stderr.write(printable(
+                    f"{name}:{earlier.span.line}:{earlier.span.column}: warning: `{earlier.raw}` is left out of"
+                    f" the spec: line {later.span.line}'s `{later.raw}` replaces it, as sbatch does") + "\n")
