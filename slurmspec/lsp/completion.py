@@ -71,13 +71,19 @@ def keyword_values(spec: OptionSpec, version: Version) -> list[str]:
     return [c for c in _keyword_candidates(kind) if _accepted(kind, c, version)]
 
 
-def option_items(version: Version, replace: types.Range) -> list[types.CompletionItem]:
+def option_items(version: Version, replace: types.Range, typed: str = "") -> list[types.CompletionItem]:
+    """The options a word starting with ``typed`` can become (every one for ``-`` and ``--``).
+
+    Filtered here, not only by the editor: a client that shows the list as sent (or a test, or a
+    user reading the protocol log) would get all 112 options after ``--gp``."""
     from slurmspec.lsp.option_help import meaning
     from slurmspec.model.values import describe
 
     items = []
     for spec in all_options():
         if spec.early_pass or not spec.exists_in(version):
+            continue
+        if typed.startswith("--") and not f"--{spec.long}".startswith(typed):
             continue
         needs_value = spec.argument_in(version) is ArgKind.REQUIRED
         text = f"--{spec.long}=" if needs_value else f"--{spec.long}"
@@ -140,7 +146,7 @@ def complete(line: str, cursor: int, version: Version,
         spec = by_short_name().get(raw[1])  # -pgpu: the value is glued to the short option
         value_at = start + 2
     elif raw.startswith("-"):
-        return option_items(version, to_range(start, cursor))
+        return option_items(version, to_range(start, cursor), raw)
     else:
         spec = _option_awaiting_value(previous.value if previous else None, version)
         value_at = start
@@ -151,11 +157,12 @@ def complete(line: str, cursor: int, version: Version,
     raw_value = before[value_at:cursor]
     item_at = value_at + _item_start(raw_value)
     replace = to_range(item_at, cursor)
+    typed = raw_value[item_at - value_at:].lower()
     values = keyword_values(spec, version)
     items = _value_items(values, replace, f"--{spec.long}")
     if extra_values is not None:
         items += _value_items(extra_values(spec, raw_value), replace, "from the cluster profile")
-    return items
+    return [item for item in items if item.label.lower().startswith(typed)]
 
 
 def _option_awaiting_value(word: str | None, version: Version) -> OptionSpec | None:
