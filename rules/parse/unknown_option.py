@@ -60,6 +60,11 @@ def unknown_option(ctx: Context) -> None:
 _PREFIX = "#SBATCH"
 
 
+def _memory_options(ctx: Context) -> frozenset[str]:
+    """The memory options the script sets (once per script: asked per misspelt option)."""
+    return frozenset(d.option.long for d in ctx.script.directives if d.option.long in _EXCLUSIVE_MEMORY)
+
+
 def _respell(ctx: Context, issue: ParseIssue) -> Fix | None:
     """Write the one did-you-mean candidate instead (unsafe: the closest name is a guess).
 
@@ -77,15 +82,15 @@ def _respell(ctx: Context, issue: ParseIssue) -> Fix | None:
     written = ctx.script.source[issue.span.start:issue.span.end]
     if spec is None or not written.startswith("--") or "=" in written:
         return None
-    line = next((x for x in ctx.script.lines if x.span.start <= issue.span.start < x.span.end), None)
+    dline = ctx.script.directive_line_at(issue.span.start)
+    line = None if dline is None else dline.line
     if line is None or not line.text.startswith(_PREFIX):
         return None
     start, end = issue.span.start - line.span.start, issue.span.end - line.span.start
     respelt = (line.text[:start] + candidate + line.text[end:])[len(_PREFIX):]
     if not reads_cleanly(respelt, ctx.version, ctx.script, (line.span.start, line.span.end)):
         return None
-    if spec.long in _EXCLUSIVE_MEMORY and any(
-            d.option.long in _EXCLUSIVE_MEMORY for d in ctx.script.directives if d.option.long != spec.long):
+    if spec.long in _EXCLUSIVE_MEMORY and ctx.shared(_memory_options) - {spec.long}:
         return None
     return Fix(title=f"Write `{candidate}` for `{written}`",
                edits=[replace(ctx.script, issue.span.start, issue.span.end, candidate)],

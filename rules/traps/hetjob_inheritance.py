@@ -12,6 +12,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
+from slurmspec.model.script import DirectiveLine
 from slurmspec.rules.traps._header import line_no, shown
 
 _LEAK_REPORTED = frozenset({"time", "mem", "time-min", "tmp", "qos", "account", "dependency",
@@ -59,17 +60,17 @@ def hetjob_inherited_option(ctx: Context) -> None:
         - `src/common/slurm_opt.c`: only options with `.reset_each_pass = true` are reset
           between hetjob components (`slurm_reset_all_options()`)
     """
+    # The header line that starts each component, found once (a search per component was O(n²)).
+    separators: dict[int, DirectiveLine] = {}
+    for dl in ctx.script.directive_lines:
+        if dl.separator and dl.in_header:
+            separators.setdefault(dl.component, dl)
     for component in ctx.script.components:
         if component.index >= 2:
-            _check_inherited(ctx, component)
+            _check_inherited(ctx, component, separators.get(component.index))
 
 
-def _check_inherited(ctx: Context, component) -> None:
-    separator = next(
-        (dl for dl in ctx.script.directive_lines
-         if dl.separator and dl.in_header and dl.component == component.index),
-        None,
-    )
+def _check_inherited(ctx: Context, component, separator: DirectiveLine | None) -> None:
     if separator is None:
         return
     for setting in component.request.settings:

@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections import Counter
 
 from slurmspec.fix.edit import Edit, Fix
 from slurmspec.kinds import Applicability
+from slurmspec.model.memo import per_script
 from slurmspec.model.script import Directive, DirectiveLine, Line, Script
 
 
@@ -167,5 +169,21 @@ def reads_cleanly(words: str, version, script: Script | None = None, keep: tuple
         return False
     if script is None:
         return True
-    others = {d.option.long for d in script.directives if not keep[0] <= d.span.start < keep[1]}
-    return not any(d.option.long in others for d in probe.directives)
+    options = _options_of(script)
+    low, high = bisect_left(options.starts, keep[0]), bisect_left(options.starts, keep[1])
+    kept = Counter(options.names[low:high])  # what the rewritten text itself sets now
+    return not any(options.count[d.option.long] > kept[d.option.long] for d in probe.directives)
+
+
+class _Options:
+    """Every option occurrence of a script by offset, and how often each option is set: asked once per
+    line a fix rewrites, so a scan of every directive per question would make those fixes O(n²)."""
+
+    def __init__(self, script: Script) -> None:
+        ordered = sorted((d.span.start, d.option.long) for d in script.directives)
+        self.starts = [start for start, _ in ordered]
+        self.names = [name for _, name in ordered]
+        self.count = Counter(self.names)
+
+
+_options_of = per_script(_Options)

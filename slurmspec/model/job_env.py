@@ -12,10 +12,10 @@ made a body of n ``export X=..; srun ..`` lines cost O(n²).
 from __future__ import annotations
 
 import re
-import weakref
 from bisect import bisect_left
 
 from slurmspec.body.model import EnvAssignment, Launch
+from slurmspec.model.memo import per_script
 
 DEVICE_VARS = frozenset({"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
                          "ZE_AFFINITY_MASK", "GPU_DEVICE_ORDINAL"})
@@ -67,17 +67,7 @@ class _EnvIndex:
         self.unset = frozenset(word for m in _UNSET.finditer(body) for word in _WORD.findall(m.group(1)))
 
 
-_CACHE: dict[int, tuple[weakref.ref, _EnvIndex]] = {}
-
-
-def _index(script) -> _EnvIndex:
-    key = id(script)
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0]() is script:
-        return hit[1]
-    index = _EnvIndex(script)
-    _CACHE[key] = (weakref.ref(script, lambda _ref, key=key: _CACHE.pop(key, None)), index)
-    return index
+_index = per_script(_EnvIndex)
 
 
 def sets_variable(script, name: str) -> bool:

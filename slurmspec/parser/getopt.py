@@ -42,7 +42,9 @@ class _Getopt:
         make_span: Callable[[int, int], Span],
         source: str,
         typed: Callable[[OptionSpec, str | None], Any] | None = None,
+        hints: Hints | None = None,
     ) -> None:
+        self.hints = hints or Hints()
         self.words = words
         self.version = version
         self.component = component
@@ -256,7 +258,7 @@ class _Getopt:
                 end,
             )
             return
-        candidates = _did_you_mean(name, _long_table(self.version))
+        candidates = self.hints.of(name, _long_table(self.version))
         hint = f"; did you mean {' or '.join(f'`--{c}`' for c in candidates)}?" if candidates else ""
         self.issue(
             IssueKind.UNKNOWN_OPTION,
@@ -354,6 +356,25 @@ def _did_you_mean(name: str, table: dict[str, OptionSpec]) -> list[str]:
     return difflib.get_close_matches(name, list(table), n=2, cutoff=0.75)
 
 
+# Misspelt names given a "did you mean" in one script: each is compared with every option
+# (difflib, about a millisecond), so a script of 100,000 made-up options would take minutes.
+MAX_HINTS = 64
+
+
+class Hints:
+    """The did-you-mean candidates of one script's misspelt option names, shared by its getopt runs:
+    each name is looked up once; past ``MAX_HINTS`` distinct names the rest get none."""
+
+    def __init__(self) -> None:
+        self._known: dict[str, list[str]] = {}
+
+    def of(self, name: str, table: dict[str, OptionSpec]) -> list[str]:
+        found = self._known.get(name)
+        if found is None:
+            found = self._known[name] = _did_you_mean(name, table) if len(self._known) < MAX_HINTS else []
+        return found
+
+
 def run_getopt(
     words: list[Word],
     version: Version,
@@ -362,7 +383,9 @@ def run_getopt(
     make_span: Callable[[int, int], Span],
     source: str,
     typed: Callable[[OptionSpec, str | None], Any] | None = None,
+    hints: Hints | None = None,
 ) -> GetoptResult:
     """Run sbatch's option parsing over ``words``; never raises. ``typed(option, value)``, when
-    given, is each directive's typed value (made with it, not copied in afterwards)."""
-    return _Getopt(words, version, component, ignored, make_span, source, typed).run()
+    given, is each directive's typed value (made with it, not copied in afterwards); ``hints``
+    is shared by the runs over one script (``Hints``)."""
+    return _Getopt(words, version, component, ignored, make_span, source, typed, hints).run()

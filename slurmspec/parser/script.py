@@ -11,7 +11,7 @@ from slurmspec.model.request import JobRequest, build_request
 from slurmspec.model.script import (
     Component, Directive, DirectiveLine, Line, LineKind, ParseIssue, Script, Word,
 )
-from slurmspec.parser.getopt import run_getopt
+from slurmspec.parser.getopt import Hints, run_getopt
 from slurmspec.parser.lines import split_lines
 from slurmspec.parser.words import tokenise
 from slurmspec.kinds import ArgKind
@@ -44,6 +44,7 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
         return typed_value(option, value, version)
 
     lines = split_lines(text)
+    hints = Hints()  # did-you-mean lookups, bounded per script
 
     header_end = len(text)
     in_header = True
@@ -86,7 +87,7 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
             words_by_component[component].extend(words)
         elif words:
             # sbatch never reads this line; parse it alone so rules can say what it meant.
-            late = run_getopt(list(words), version, component, True, index.span, text, typed)
+            late = run_getopt(list(words), version, component, True, index.span, text, typed, hints)
             late_directives.extend(late.directives)
             issues.extend(late.issues)
 
@@ -94,7 +95,7 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
     all_directives: list[Directive] = []
     previous: JobRequest | None = None
     for number, words in enumerate(words_by_component):
-        result = run_getopt(words, version, number, False, index.span, text, typed)
+        result = run_getopt(words, version, number, False, index.span, text, typed, hints)
         directives = list(result.directives)
         issues.extend(result.issues)
         request = build_request(number, directives, version, inherited_from=previous)
