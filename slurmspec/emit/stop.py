@@ -114,17 +114,20 @@ def continuation(spec: Spec) -> list[str]:
     if chain is None:
         return []
     count = chain.get("count")
+    # The index travels in CHAIN_INDEX: sbatch gives every SLURM*-named variable of its environment
+    # precedence over the --export list (24.11 src/common/env.c env_merge_filter()), so a name
+    # starting with SLURM would keep this link's value.
     if "script" in chain:
-        submit = ('sbatch --dependency=afterany:"$SLURM_JOB_ID" --export=ALL,SLURMSPEC_CHAIN_INDEX=$((slurmspec_link'
+        submit = ('sbatch --dependency=afterany:"$SLURM_JOB_ID" --export=ALL,CHAIN_INDEX=$((slurmspec_link'
                   f" + 1)) -- {shell_template(chain.get('script'))}")
     else:  # the script slurmctld stored at submission, even if its file has changed or gone since
         submit = ('scontrol write batch_script "$SLURM_JOB_ID" - | sbatch --dependency=afterany:"$SLURM_JOB_ID"'
-                  " --export=ALL,SLURMSPEC_CHAIN_INDEX=$((slurmspec_link + 1))")
+                  " --export=ALL,CHAIN_INDEX=$((slurmspec_link + 1))")
     return [
         f"# Chain: a run the signal stopped, and that exited 0, queues the next link (at most {count}).",
         "# afterany starts it once this job has ended, in whatever state, so no link waits forever;",
         "# a run that ended by itself (its work done, or failed) queues nothing.",
-        "slurmspec_link=${SLURMSPEC_CHAIN_INDEX:-0}",
+        "slurmspec_link=${CHAIN_INDEX:-0}",
         "case $slurmspec_link in ''|*[!0-9]*) slurmspec_link=0 ;; esac",
         'if [ "$slurmspec_stopped" = 1 ] && [ "$status" -eq 0 ]; then',
         f'    if [ "$slurmspec_link" -lt {count} ]; then',
