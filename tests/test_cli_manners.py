@@ -115,3 +115,14 @@ def test_convert_of_a_script_without_repeats_says_nothing(tmp_path, capsys):
     job.write_text(CLEAN)
     assert main(["convert", "--no-config", str(job)]) == 0
     assert capsys.readouterr().err == ""
+
+
+def test_output_file_takes_the_report(tmp_path, capsys):
+    job = tmp_path / "bad.sbatch"
+    job.write_text("#!/bin/bash\n#SBATCH --time=2h\nsrun x\n")
+    report = tmp_path / "report.json"
+    assert main(["lint", "--no-config", "--slurm-version", "22.05", "--format", "json", "--select", "SB110",
+                 "--output-file", str(report), str(job)]) == 1
+    assert capsys.readouterr().out == ""
+    assert [d["code"] for d in json.loads(report.read_text())["diagnostics"]] == ["SB110"]
+    assert main(["lint", "--no-config", "-o", str(tmp_path / "no-such-folder" / "r.txt"), str(job)]) == 2

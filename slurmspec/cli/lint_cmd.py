@@ -27,6 +27,8 @@ def add_parser(commands) -> None:
                       help="output format (default: text on a terminal, else concise)")
     lint.add_argument("--color", choices=COLOR_CHOICES, default="auto",
                       help="colour the text and concise formats (auto: NO_COLOR, FORCE_COLOR, then the terminal)")
+    lint.add_argument("-o", "--output-file", default=None, metavar="PATH",
+                      help="write the report to PATH instead of standard output (written whole, atomically)")
     lint.add_argument("--statistics", action="store_true", help="print the number of findings per code instead")
     lint.add_argument("-q", "--quiet", action="store_true", help="print the findings only, no summary line")
     lint.add_argument("-j", "--jobs", type=_jobs, default=None, metavar="N",
@@ -284,6 +286,26 @@ def _collect_from_here() -> None:
 
 
 def run(args: argparse.Namespace, out: IO[str]) -> int:
+    """Lint; with ``--output-file`` the report is gathered and written whole through ``safe_write``
+    (a report cut short by an error still replaces nothing half-way)."""
+    if args.output_file is None:
+        return _run(args, out)
+    import io
+
+    from slurmspec.safe_write import WriteRefused, write_file
+
+    buffer = io.StringIO()
+    code = _run(args, buffer)
+    try:
+        write_file(args.output_file, buffer.getvalue().encode("utf-8", "surrogateescape"))
+    except WriteRefused as exc:
+        return error(str(exc))
+    except OSError as exc:
+        return error(f"{args.output_file}: cannot write: {exc.strerror or exc}")
+    return code
+
+
+def _run(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.cluster.errors import ProfileError
     from slurmspec.lint.config import ConfigError
 
