@@ -86,6 +86,9 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
         if {"slurm_cluster", "slurm_cluster_for"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slurm)
             group = f"slurm-{_release_of(item)}"
+            layout = getattr(getattr(item, "callspec", None), "params", {}).get("layout")
+            if layout is not None:  # another layout is another cluster: it may as well run on its own worker
+                group += f"-{layout.name}"
             if item.get_closest_marker("own_worker"):
                 group += f"-{item.originalname}"
             item.add_marker(pytest.mark.xdist_group(group))
@@ -120,7 +123,7 @@ def _start_order(item: pytest.Item) -> int:
 
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: a worker per core, and one more for each Slurm group that mostly waits on jobs.
+    """``-n auto``: a worker per core, and four per Slurm release for its groups that mostly wait.
 
     The real-Slurm tests spend most of their time waiting for slurmctld and jobs;
     each release's tests, and each ``own_worker`` test, hold a worker while they
@@ -132,7 +135,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     if config.getoption("markexpr", "") == "not slurm":
         return cores
     running = [name for name, release in releases.items() if release.missing_requirements() is None]
-    return cores + 2 * len(running)
+    return cores + 4 * len(running)
 
 
 def _release_of(item: pytest.Item) -> str:
