@@ -120,6 +120,7 @@ FAMILIES = {
     "meta": (
         "internal_error",
         "suppressions",
+        "noqa",
     ),
 }
 
