@@ -11,6 +11,7 @@ dropped mail type...) belong to the traps family.
 from __future__ import annotations
 
 from slurmspec.lint.context import Context
+from slurmspec.rules.reject._duration_fix import duration_fix
 from slurmspec.model.options import CHECKED_WHEN_EFFECTIVE
 from slurmspec.model.request import hint_is_dropped
 from slurmspec.model.script import Directive
@@ -48,6 +49,7 @@ def check_option_values(ctx: Context) -> None:
                 code,
                 ctx.script.span_in_value(directive, problem.start, problem.end),
                 f"{problem.message} (in `{shown}`)",
+                fix=duration_fix(ctx.script, directive) if code == "SB110" else None,
             )
 
 

@@ -8,13 +8,13 @@ set; a value they refuse stops sbatch with ``Invalid --time specification``
 
 from __future__ import annotations
 
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import Fixability, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.reject._option_values import check_option_values
 
 
-@rule("SB110", "invalid-duration", Severity.ERROR, Outcome.REFUSED)
+@rule("SB110", "invalid-duration", Severity.ERROR, Outcome.REFUSED, fix=Fixability.SOMETIMES)
 def invalid_duration(ctx: Context) -> None:
     """
         ## What it does
@@ -24,6 +24,14 @@ def invalid_duration(ctx: Context) -> None:
         Slurm reads only `M`, `M:S`, `H:M:S`, `D-H`, `D-H:M`, `D-H:M:S` and `UNLIMITED`/`INFINITE`
         (`time_str2mins()`); anything else, such as `1h`, `30m` or `1:2:3:4`, makes sbatch stop with
         `Invalid --time specification`.
+
+        The fix (safe) writes a whole number with one unit the way Slurm reads it: hours
+        `2h` → `2:00:00`, minutes `90m`/`90min` → `90`, days `3d` → `3-00:00:00`, and seconds
+        that make whole minutes `120s` → `2` (`hr`, `hours`, `mins`, `days`, `sec`... and any
+        letter case too). Nothing else is rewritten, because what was meant is not certain:
+        fractions (`1.5h`), mixed forms (`2h30`, `1h30m`), seconds that are not whole minutes
+        (a time limit counts minutes; which way to round is the user's call), and zero (`0h`:
+        `--time=0` means *no* time limit).
 
         ## Example
         ```sbatch
@@ -35,7 +43,7 @@ def invalid_duration(ctx: Context) -> None:
         ## Use instead
         ```sbatch
         #!/bin/bash
-        #SBATCH --time=02:00:00
+        #SBATCH --time=2:00:00
         srun ./app
         ```
 
