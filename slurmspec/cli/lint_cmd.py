@@ -5,19 +5,12 @@ from __future__ import annotations
 import argparse
 import os
 from functools import partial
-from typing import IO, Iterator, NamedTuple, Sequence
+from typing import IO, NamedTuple, Sequence
 
 from slurmspec.report import COLOR_CHOICES, FORMATS
 from slurmspec.cli.common import (
     EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, add_common, codes_arg, configs, error, unknown_selectors,
 )
-
-# Files picked up when a folder is given: batch-script suffixes always, shell
-# scripts only when they contain a directive (linting every shell script
-# blindly would be noise).
-_SCRIPT_SUFFIXES = (".sbatch", ".slurm", ".sub", ".job")
-_SHELL_SUFFIXES = (".sh", ".bash")
-
 
 def add_parser(commands) -> None:
     lint = commands.add_parser("lint", help="report problems in batch scripts")
@@ -39,6 +32,16 @@ def add_parser(commands) -> None:
     lint.add_argument("--require-sbatch", action="store_true",
                       help="skip named files without a batch-script suffix that contain no #SBATCH, "
                            "as folder discovery does (the pre-commit hooks use it)")
+    lint.add_argument("--exclude", type=_globs, action="extend", default=None, metavar="GLOBS",
+                      help="skip these files and folders in folders (comma-separated globs; replaces the "
+                           "configuration's `exclude` and the default list: .git, .venv, venv, build, dist...)")
+    lint.add_argument("--extend-exclude", type=_globs, action="extend", default=[], metavar="GLOBS",
+                      help="skip these too (comma-separated globs), besides `exclude`")
+    lint.add_argument("--force-exclude", action="store_true",
+                      help="apply the exclusions to paths named on the command line too (pre-commit's hooks use it)")
+    lint.add_argument("--respect-gitignore", action=argparse.BooleanOptionalAction, default=None,
+                      help="skip what .gitignore files list when walking folders (default: the configuration's, "
+                           "else on)")
     lint.add_argument("--shellcheck", action=argparse.BooleanOptionalAction, default=None,
                       help="also run ShellCheck on the script body, as SCxxxx findings (default: the configuration's, else off)")
     lint.add_argument("--select", type=codes_arg, default=[], metavar="CODES",
@@ -64,6 +67,35 @@ def add_parser(commands) -> None:
     add_invocation_arguments(lint)  # --sbatch-env, and sbatch's options after `--`
 
 
+def _globs(text: str) -> list[str]:
+    return [glob.strip() for glob in text.split(",") if glob.strip()]
+
+
+def _exclusions(args: argparse.Namespace, config_cache):
+    """Path named on the command line -> its ``Exclusion``: the flags over the configuration found from it."""
+    from slurmspec.cli.discovery import DEFAULT_EXCLUDE, Exclusion
+
+    here = os.getcwd()
+    made: dict = {}
+
+    def exclusion_for(path: str) -> Exclusion:
+        # for_path looks from a file's folder: a folder's own configuration is that of a file in it.
+        config = config_cache.for_path(os.path.join(path, "_") if os.path.isdir(path) else path)
+        if config not in made:
+            if args.exclude is not None:
+                base = [(glob, here) for glob in args.exclude]
+            elif config.exclude is not None:
+                base = [(glob, config.root) for glob in config.exclude]
+            else:
+                base = [(glob, here) for glob in DEFAULT_EXCLUDE]
+            extend = [(glob, config.root) for glob in config.extend_exclude] + [(g, here) for g in args.extend_exclude]
+            respect = args.respect_gitignore if args.respect_gitignore is not None else config.respect_gitignore
+            made[config] = Exclusion(base + extend, respect is not False, args.force_exclude)
+        return made[config]
+
+    return exclusion_for
+
+
 def _jobs(text: str) -> int:
     try:
         value = int(text)
@@ -72,84 +104,6 @@ def _jobs(text: str) -> int:
     if value < 1:
         raise argparse.ArgumentTypeError(f"expected a number of processes, 1 or more, not {text!r}")
     return value
-
-
-def _discover(paths: Sequence[str], errors: list[str], require_sbatch: bool = False) -> Iterator[str]:
-    """The inputs to lint. A path named on the command line is read even when it is a pipe
-    (``<(generate-job)``); in a folder only regular files are, others are skipped with a note
-    (a FIFO would block the run forever, a device never end).
-
-    Nothing is left out silently: what cannot be read is an error (exit 2) when the user named
-    it, and a note naming it when it was met in a folder.
-    """
-    for path in paths:
-        if path == "-" or os.path.isfile(path):
-            if not require_sbatch or path == "-" or path.endswith(_SCRIPT_SUFFIXES) or _has_directive(path, True):
-                yield path
-        elif os.path.isdir(path):
-            yield from _walk(path, errors)
-        elif os.path.exists(path):
-            yield path  # a FIFO, a device, /dev/fd/N: the user asked for it; reading is bounded
-        else:
-            errors.append(f"{path}: {_why_missing(path)}")
-
-
-def _why_missing(path: str) -> str:
-    import errno
-
-    try:
-        os.stat(path)
-    except OSError as exc:  # a dangling symlink, a link loop, no permission, a name over PATH_MAX
-        if (exc.errno != errno.ENOENT or os.path.islink(path)) and exc.strerror:
-            return f"cannot read: {exc.strerror}"
-    return "no such file or folder"
-
-
-def _walk(folder: str, errors: list[str]) -> Iterator[str]:
-    from slurmspec.lint.limits import file_kind
-
-    def unlisted(exc: OSError) -> None:
-        # os.walk passes over a folder it cannot list (no permission, a path beyond PATH_MAX).
-        where = exc.filename if isinstance(exc.filename, str) else folder
-        if where == folder:
-            errors.append(f"{folder}: cannot read: {exc.strerror or exc}")
-        else:
-            _note(f"{where}: skipped, cannot read: {exc.strerror or exc}")
-
-    for root, dirs, files in os.walk(folder, onerror=unlisted):
-        dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-        for name in sorted(files):
-            full = os.path.join(root, name)
-            if not name.endswith(_SCRIPT_SUFFIXES) and not name.endswith(_SHELL_SUFFIXES):
-                continue
-            try:
-                kind = file_kind(full)
-            except OSError as exc:
-                _note(f"{full}: skipped, cannot read: {exc.strerror or exc}")
-                continue
-            if kind is not None:
-                _note(f"{full}: skipped, {kind} is not a script file")
-            elif name.endswith(_SCRIPT_SUFFIXES) or _has_directive(full, False):
-                yield full
-
-
-def _note(message: str) -> None:
-    from slurmspec.cli.common import note
-
-    note(message)
-
-
-def _has_directive(path: str, named: bool) -> bool:
-    """Whether ``path`` holds a directive. One that cannot be read is linted when the user ``named``
-    it (reading it again fails: an error, exit 2), and skipped with a note when met in a folder."""
-    from slurmspec.lint.limits import read_bounded
-
-    try:
-        return b"#SBATCH" in read_bounded(path)
-    except OSError as exc:
-        if not named:
-            _note(f"{path}: skipped, cannot read: {exc.strerror or exc}")
-        return named
 
 
 class _Settings:
@@ -206,7 +160,9 @@ def _inputs(args: argparse.Namespace, config_cache) -> list[_Input]:
     profiles: dict = {}  # cluster profiles by path, read once
     missing: list[str] = []
     found: list[_Input] = []
-    for path in _discover(args.paths, missing, args.require_sbatch):
+    from slurmspec.cli.discovery import discover
+
+    for path in discover(args.paths, missing, args.require_sbatch, _exclusions(args, config_cache)):
         found.extend(_Input(None, problem=message) for message in missing)
         missing.clear()
         shown = (args.stdin_filename or "<stdin>") if path == "-" else path

@@ -13,6 +13,9 @@ folder ``slurmspec.toml`` is preferred). Keys::
     [policy]                           # site policy (docs/policy.md), or policy = "site-policy.toml"
     shellcheck = true                  # also run ShellCheck on the body (SCxxxx codes)
     output-format = "concise"          # lint --format default; read from the working folder's config
+    exclude = ["old/"]                 # folder discovery skips these (replaces the default list)
+    extend-exclude = ["*.tmp.sbatch"]  # ... and these, besides the default list
+    respect-gitignore = false          # also lint what .gitignore lists (default: skip it)
     [severity]                         # [tool.slurmspec.severity] in pyproject.toml
     SB201 = "error"                    # codes, prefixes or names; the most specific wins
     [per-file-ignores]
@@ -38,7 +41,7 @@ from slurmspec.version import Version
 CONFIG_NAMES = ("slurmspec.toml", "pyproject.toml")
 KEYS = (
     "select", "extend-select", "ignore", "severity", "fail-on", "slurm-version", "per-file-ignores", "shellcheck",
-    "output-format", "cluster", "policy",
+    "output-format", "cluster", "policy", "exclude", "extend-exclude", "respect-gitignore",
 )
 
 
@@ -60,6 +63,9 @@ class Config:
     output_format: str | None = None  # None: text on a terminal, else concise
     cluster: str | None = None  # the cluster profile's path, made absolute (relative to the config file)
     policy: Any = None  # slurmspec.cluster.policy.Policy: the [policy] table, or the one of the file it names
+    exclude: tuple[str, ...] | None = None  # None: not set here (the default list applies)
+    extend_exclude: tuple[str, ...] = ()
+    respect_gitignore: bool | None = None  # None: not set here (respected)
 
     @property
     def root(self) -> str:
@@ -75,7 +81,7 @@ class Config:
         found: list[str] = []
         for pattern, selectors in self.per_file_ignores:
             target = relative if "/" in pattern else name
-            if _glob_regex(pattern).fullmatch(target):
+            if glob_regex(pattern).fullmatch(target):
                 found.extend(selectors)
         return tuple(found)
 
@@ -214,6 +220,16 @@ def _build(path: str, prefix: str, table: dict[str, Any]) -> Config:
                 check_selector(selector, lambda message, s=selector: fail(f"severity.{s}", message))
             pairs.append((selector, _severity(level, lambda message, s=selector: fail(f"severity.{s}", message))))
         fields["severity"] = tuple(pairs)
+    for key in ("exclude", "extend-exclude"):
+        if key in table:
+            value = table[key]
+            if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
+                raise fail(key, 'must be a list of globs, e.g. ["legacy/", "**/generated/*.sbatch"]')
+            fields[key.replace("-", "_")] = tuple(value)
+    if "respect-gitignore" in table:
+        if not isinstance(table["respect-gitignore"], bool):
+            raise fail("respect-gitignore", "must be true or false")
+        fields["respect_gitignore"] = table["respect-gitignore"]
     if "per-file-ignores" in table:
         globs = table["per-file-ignores"]
         if not isinstance(globs, dict):
@@ -282,7 +298,7 @@ def _version(value: Any, fail) -> Version:
         raise fail(str(exc)) from None
 
 
-def _glob_regex(pattern: str) -> re.Pattern[str]:
+def glob_regex(pattern: str) -> re.Pattern[str]:
     """``*`` and ``?`` stay inside one folder, ``**/`` spans any number of folders, ``[...]`` sets."""
     out, i = [], 0
     while i < len(pattern):
