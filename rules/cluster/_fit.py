@@ -249,7 +249,10 @@ def _spread(ctx: Context, need, partition, candidates: list[str], unit: str) -> 
     for node in candidates:
         shape = profile.shape_of(node)
         if id(shape) not in caps:
-            caps[id(shape)] = _capacity(ctx, need, partition, shape, unit)
+            found = _capacity(ctx, need, partition, shape, unit, total)
+            if found is None:
+                return Fit(partition, Kind.UNKNOWN)
+            caps[id(shape)] = found
     low = sorted((caps[id(profile.shape_of(n))][0] for n in candidates), reverse=True)
     high = sorted((caps[id(profile.shape_of(n))][1] for n in candidates), reverse=True)
     least = need.nodes_min or partition.min_nodes or 1
@@ -269,10 +272,18 @@ def _spread(ctx: Context, need, partition, candidates: list[str], unit: str) -> 
     return Fit(partition, Kind.UNKNOWN)
 
 
-def _capacity(ctx: Context, need, partition, shape, unit: str) -> tuple[int, int]:
-    """How many tasks (GPUs) one node of ``shape`` holds: (surely, at most)."""
+# Tasks (GPUs) per node tried one count at a time: more than any node holds. A profile or a request
+# past it (a node of 10^9 CPUs) is not judged rather than tried a billion times.
+MAX_PER_NODE = 4096
+
+
+def _capacity(ctx: Context, need, partition, shape, unit: str, total: int) -> tuple[int, int] | None:
+    """How many tasks (GPUs) one node of ``shape`` holds: (surely, at most), counted up to ``total`` (all
+    the job asks for: a node holding more changes no verdict); None past ``MAX_PER_NODE``."""
     config = ctx.cluster.config
-    most = shape.cpus if unit == "tasks" else shape.gpus(need.gpus_total.type)
+    most = min(shape.cpus if unit == "tasks" else shape.gpus(need.gpus_total.type), total)
+    if most > MAX_PER_NODE:
+        return None
     surely = possibly = 0
     for count in range(1, most + 1):
         if unit == "tasks":

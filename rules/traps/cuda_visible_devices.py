@@ -98,7 +98,7 @@ def cuda_visible_devices_override(ctx: Context) -> None:
             )
         elif per_node and max(indices) >= per_node:
             _out_of_range(ctx, assignment, shown, indices, per_node, gpus)
-        elif per_node and sorted(indices) == list(range(per_node)):
+        elif per_node and len(indices) == per_node and sorted(indices) == list(range(per_node)):
             ctx.report(
                 "SB245", assignment.span,
                 f"`CUDA_VISIBLE_DEVICES={shown}` repeats what Slurm sets where it"

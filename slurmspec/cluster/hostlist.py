@@ -8,24 +8,62 @@ bound; several brackets in one name multiply (``r[1-2]n[1-2]`` is four names).
 
 from __future__ import annotations
 
-import re
 from typing import Iterable
 
-_LAST_NUMBER = re.compile(r"^(.*?)(\d+)(\D*)$")
+# The most names one host list may stand for: far more nodes than any Slurm cluster has. Brackets
+# multiply (``a[0-9999]b[0-9999]c[0-9999]`` is 10^12 names), so the count is worked out from the
+# ranges first and a longer list is refused before a single name is made.
+MAX_HOSTS = 100_000
 
 
 class HostlistError(ValueError):
-    """A host list that is not well formed (an unclosed bracket, a reversed range …)."""
+    """A host list that is not well formed (an unclosed bracket, a reversed range …) or too long."""
 
 
 def expand_hostlist(text: str) -> tuple[str, ...]:
-    """Every node name ``text`` stands for, in order, duplicates kept once."""
+    """Every node name ``text`` stands for, in order, duplicates kept once; ``HostlistError`` for a
+    list that is not well formed or stands for more than ``MAX_HOSTS`` names. O(text + names)."""
+    items = [item for item in _split_top_level(text.strip()) if item]
+    total = 0
+    for item in items:
+        total += _count_item(item)
+        if total > MAX_HOSTS:
+            shown = text if len(text) <= 80 else text[:77] + "..."
+            raise HostlistError(f"host list {shown!r} names more than {MAX_HOSTS:,} hosts")
     names: dict[str, None] = {}
-    for item in _split_top_level(text.strip()):
-        if item:
-            for name in _expand_item(item):
-                names.setdefault(name, None)
+    for item in items:
+        for name in _expand_item(item):
+            names.setdefault(name, None)
     return tuple(names)
+
+
+def _count_item(item: str) -> int:
+    """How many names ``item`` stands for (its brackets' sizes multiplied), stopping past ``MAX_HOSTS``."""
+    count, rest = 1, item
+    while (open_at := rest.find("[")) != -1:
+        close_at = rest.find("]", open_at)
+        if close_at == -1:
+            raise HostlistError(f"unclosed '[' in host list {item!r}")
+        count *= _range_size(rest[open_at + 1:close_at], item)
+        if count > MAX_HOSTS:
+            return count
+        rest = rest[close_at + 1:]
+    return count
+
+
+def _range_size(body: str, item: str) -> int:
+    size = 0
+    for part in body.split(","):
+        low, dash, high = part.strip().partition("-")
+        if not _is_number(low) or (dash and not _is_number(high)):
+            raise HostlistError(f"bad range {part!r} in host list {item!r}")
+        size += int(high) - int(low) + 1 if dash else 1
+    return max(size, 0)
+
+
+def _is_number(digits: str) -> bool:
+    # ASCII digits only (str.isdigit also takes "²"), and few enough for int() to read quickly.
+    return 0 < len(digits) <= 18 and digits.isascii() and digits.isdigit()
 
 
 def _split_top_level(text: str) -> list[str]:
@@ -65,7 +103,7 @@ def _numbers(body: str, item: str) -> list[str]:
     found = []
     for part in body.split(","):
         low, dash, high = part.strip().partition("-")
-        if not low.isdigit() or (dash and not high.isdigit()):
+        if not _is_number(low) or (dash and not _is_number(high)):
             raise HostlistError(f"bad range {part!r} in host list {item!r}")
         if not dash:
             found.append(low)
@@ -73,8 +111,6 @@ def _numbers(body: str, item: str) -> list[str]:
         first, last = int(low), int(high)
         if last < first:
             raise HostlistError(f"reversed range {part!r} in host list {item!r}")
-        if last - first > 1_000_000:
-            raise HostlistError(f"range {part!r} in host list {item!r} is too large")
         found.extend(str(n).zfill(len(low)) for n in range(first, last + 1))
     return found
 
@@ -89,15 +125,13 @@ def compress_hostlist(names: Iterable[str]) -> str:
     groups: dict[tuple[str, str, int], list[int]] = {}
     plain: list[str] = []
     unique = list(dict.fromkeys(names))
-    padded_widths = {
-        (m[1], m[3], len(m[2])) for m in map(_LAST_NUMBER.match, unique) if m and _is_padded(m[2])
-    }
-    for name in unique:
-        match = _LAST_NUMBER.match(name)
+    split = [(name, _last_number(name)) for name in unique]
+    padded_widths = {(m[0], m[2], len(m[1])) for _, m in split if m and _is_padded(m[1])}
+    for name, match in split:
         if match is None:
             plain.append(name)
             continue
-        prefix, digits, suffix = match.groups()
+        prefix, digits, suffix = match
         width = len(digits)
         if not _is_padded(digits) and (prefix, suffix, width) not in padded_widths:
             width = 0  # no zero padding: 9 and 10 share one range
@@ -111,6 +145,21 @@ def compress_hostlist(names: Iterable[str]) -> str:
         entries.append((prefix, suffix, numbers[0], f"{prefix}{text}{suffix}"))
     out = [text for *_, text in sorted(entries)]
     return ",".join(out)
+
+
+def _last_number(name: str) -> tuple[str, str, str] | None:
+    """(prefix, last run of digits, what follows it) -- what ``^(.*?)(\\d+)(\\D*)$`` matches, found from
+    the end in O(len) (the regex backtracks to O(len²) on long runs of digits) -- or None when there is
+    no such run, its prefix holds a line break, or it has too many digits to be a node number."""
+    end = len(name)
+    while end and not name[end - 1].isdecimal():
+        end -= 1
+    start = end
+    while start and name[start - 1].isdecimal():
+        start -= 1
+    if start == end or end - start > 18 or "\n" in name[:start]:
+        return None
+    return name[:start], name[start:end], name[end:]
 
 
 def _is_padded(digits: str) -> bool:

@@ -41,6 +41,8 @@ STEP_OPTIONS = EXPORTED + ("gres", "gpus-per-socket", "tres-per-task", "tres-bin
 # Options that set how many GPUs a step holds (a lone --gpu-bind only splits the job's).
 COUNT_OPTIONS = ("gpus", "gpus-per-node", "gpus-per-task", "ntasks-per-gpu", "gres", "gpus-per-socket",
                  "tres-per-task")
+# GPUs per node the tasks' devices are worked out for (a position each, per task): far past any node.
+MAX_NODE_GPUS = 1024
 
 
 @frozen
@@ -231,8 +233,8 @@ def step_bind(opts: GpuOptions) -> GpuBind | None:
 
 def task_gpus(bind: GpuBind | None, local: int, tasks_per_node: int, gpn: int | None) -> tuple[int, ...] | None:
     """The GPUs (positions among the step's GPUs on the node) local task ``local`` sees."""
-    if gpn is None:
-        return None
+    if gpn is None or gpn > MAX_NODE_GPUS:
+        return None  # past any real node: not a tuple of a billion positions per task
     every = tuple(range(gpn))
     if bind is None:
         return every
