@@ -56,13 +56,13 @@ def _kill(name: str) -> str:
 
 def trap_lines(spec: Spec, name: str) -> list[str]:
     sig = _signal_spec(spec)
-    when = f"{sig.seconds} s before the time limit" if sig is not None else "before the time limit"
+    when = f"{sig.seconds} s before the limit" if sig is not None else "before the limit"
     option = f" (--signal={spec.get('job', 'signal')})" if sig is not None else ""
     return [
-        f"# Stopping before the time limit{option}: Slurm sends SIG{name} to this batch shell only,",
-        f"# {when} or up to 30 s earlier (it checks limits every 30 s). Bash's default action",
-        "# would end the shell, so the trap comes first; the launch runs in the background and",
-        "# gets the signal from the loop after it.",
+        f"# Stopping before the time limit{option}: Slurm sends SIG{name}",
+        f"# to this batch shell only, {when} or up to 30 s earlier (it checks limits every 30 s).",
+        "# Bash's default action for it would end the shell, so the trap comes first; the launch runs",
+        "# in the background, and the loop after it passes the signal on.",
         "slurmspec_signals=0",
         f"trap 'slurmspec_signals=$((slurmspec_signals + 1))' {name}",
     ]
@@ -81,7 +81,13 @@ def ignoring(name: str) -> str:
 
 
 def waited(launch: str, name: str) -> list[str]:
-    """The launch in the background, then the loop that waits for it and passes the signal on."""
+    """The launch in the background, then the loop that passes the signal on and waits for it.
+
+    The loop polls (``kill -0``, ``sleep 1``) rather than waiting in ``wait``: a ``wait``
+    cut short by a trapped signal can lose the status of a child that ends meanwhile
+    (bash 5.2 jobs.c wait_for(): waitpid() then fails with ECHILD and ``wait`` returns
+    -1), so ``wait`` only collects the status of a launch that has ended.
+    """
     grace = f'"${{SLURMSPEC_SIGNAL_GRACE:-{GRACE}}}"'
     return [
         f"{launch} &",
@@ -89,19 +95,20 @@ def waited(launch: str, name: str) -> list[str]:
         "slurmspec_started=$SECONDS",
         "slurmspec_passed=0",
         "slurmspec_stopped=0",
-        f"# `wait` returns early when SIG{name} comes; it is passed on once the launch has run",
-        f"# SLURMSPEC_SIGNAL_GRACE seconds (default {GRACE}), so the program has had time to set its handler.",
-        "while :; do",
-        '    if [ "$slurmspec_signals" -gt "$slurmspec_passed" ]; then',
+        f"# SIG{name} is passed on once the launch has run SLURMSPEC_SIGNAL_GRACE seconds (default {GRACE}),",
+        "# so the program has had time to set its handler.",
+        'while kill -0 "$slurmspec_launch" 2>/dev/null; do',
+        '    if [ "$slurmspec_signals" -gt "$slurmspec_passed" ] && [ $((SECONDS - slurmspec_started)) -ge'
+        f" {grace} ]; then",
         "        slurmspec_passed=$slurmspec_signals",
-        '        while kill -0 "$slurmspec_launch" 2>/dev/null && [ $((SECONDS - slurmspec_started)) -lt'
-        f" {grace} ]; do sleep 1; done",
         f'        {_kill(name)} "$slurmspec_launch" 2>/dev/null && slurmspec_stopped=1',
         "    fi",
-        '    wait "$slurmspec_launch"',
-        "    status=$?",
-        '    [ "$slurmspec_signals" -gt "$slurmspec_passed" ] || break',
+        "    sleep 1",
         "done",
+        "slurmspec_seen=$slurmspec_signals",
+        'wait "$slurmspec_launch"',
+        "status=$?",
+        '[ "$slurmspec_signals" = "$slurmspec_seen" ] || { wait "$slurmspec_launch"; status=$?; }',
         'if [ "$slurmspec_stopped" = 1 ]; then',
         f'    echo "slurmspec: SIG{name} stopped the run before the time limit (exit status $status)" >&2',
         "fi",

@@ -8,8 +8,8 @@
   with the CPU build of torch, doing a gloo all-reduce whose sum is checked --
   on 22.05 only (``slurm_cluster_2205``): the 24.11 jobs run in a chroot that
   has no torch;
-* staging, checkpoint sync and the afterok chain really run too (22.05), and
-  per-task variables reach each task (both releases).
+* per-task variables reach each task (both releases); staging, checkpoint sync,
+  the stop signal and the chain run in tests/spec/test_spec_stop_slurm.py.
 """
 
 from __future__ import annotations
@@ -143,52 +143,6 @@ def test_kind_really_runs_a_gloo_allreduce(slurm_cluster_2205, torch_available, 
     assert state == "COMPLETED", f"job {job_id} ended {state}:\n{outputs}\n--- script:\n{script}"
     results = sorted(re.findall(r"rank (\d+)/(\d+) allreduce=(\d+)", outputs))
     assert results == [("0", "2", "3"), ("1", "2", "3")], outputs  # 1 + 2 summed over both workers
-
-
-WORKFLOW = '''\
-import os
-from pathlib import Path
-
-staged = Path(os.environ["STAGE_DIR"]) / "input.txt"
-print("staged:", staged.read_text().strip(), flush=True)
-link = os.environ.get("SLURMSPEC_CHAIN_INDEX", "0")
-(Path(os.environ["CHECKPOINT_DIR"]) / f"ckpt-{link}.txt").write_text("step " + link)
-'''
-
-
-def test_staging_checkpoint_and_chain_really_run(slurm_cluster_2205, tmp_path):
-    """Staging copies to node-local storage, checkpoints reach the persistent folder, the chain resubmits once."""
-    slurm_cluster = slurm_cluster_2205
-    tmp_path.chmod(0o755)
-    (tmp_path / "input.txt").write_text("hello from the submit folder\n")
-    program = tmp_path / "workflow.py"
-    program.write_text(WORKFLOW)
-    persistent = tmp_path / "persistent"
-    script_path = tmp_path / "job.sbatch"
-    name = f"workflow-{tmp_path.name}"  # the chained job is found by its name, not by guessing its id
-    spec = load_spec(
-        f'[job]\nname = "{name}"\npartition = "debug"\ntime = "5:00"\n'
-        f'output = {json.dumps(str(tmp_path / "out-%j.txt"))}\nchdir = {json.dumps(str(tmp_path))}\n'
-        "[resources]\nntasks = 1\n"
-        f'[launch]\nkind = "plain"\nprogram = {json.dumps(str(program))}\npython = {json.dumps(sys.executable)}\n'
-        f'[staging]\ninputs = [{json.dumps(str(tmp_path / "input.txt"))}]\n'
-        f'[checkpoint]\npersistent = {json.dumps(str(persistent))}\ninterval = 1\n'
-        f'[chain]\ncount = 1\nscript = {json.dumps(str(script_path))}\n')
-    script = emit(spec)
-    script_path.write_text(script)
-    first = slurm_cluster.job_id(slurm_cluster.submit(script, cwd=tmp_path))
-    try:
-        assert slurm_cluster.wait(first, timeout=120) == "COMPLETED"
-        # The second link is queued by the first job itself, with --dependency=afterok:<first>.
-        later = [job for job in slurm_cluster.jobs_named(name) if job != first]
-        assert len(later) == 1, f"expected one chained job named {name}, found {later}"
-        second = later[0]
-        assert slurm_cluster.wait(second, timeout=120) == "COMPLETED"
-    finally:
-        outputs = {p.name: p.read_text(errors="replace") for p in tmp_path.glob("out-*.txt")}
-    assert sorted(outputs) == [f"out-{first}.txt", f"out-{second}.txt"], outputs
-    assert all("staged: hello from the submit folder" in text for text in outputs.values()), outputs
-    assert sorted(p.name for p in persistent.iterdir()) == ["ckpt-0.txt", "ckpt-1.txt"], outputs
 
 
 # ------------------------------------------------------------------ what the loader refuses, against sbatch
