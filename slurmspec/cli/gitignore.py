@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 from typing import Iterable, NamedTuple
 
-from slurmspec.lint.config import glob_regex
+from slurmspec.lint.config import GlobError, glob_regex
 
 # .gitignore files larger than this are not read: no real one comes near it.
 _MAX_BYTES = 1 << 20
@@ -61,7 +61,11 @@ def parse(text: str, base: str) -> list[_Pattern]:
             continue
         anchored = "/" in line
         line = line.lstrip("/")
-        patterns.append(_Pattern(base, glob_regex(line.replace("\\ ", " ")), anchored, folders_only, negated))
+        try:
+            regex = glob_regex(line.replace("\\ ", " "))
+        except GlobError:
+            continue  # a malformed set ("[z-a]") matches nothing, as in git
+        patterns.append(_Pattern(base, regex, anchored, folders_only, negated))
     return patterns
 
 

@@ -68,7 +68,15 @@ def add_parser(commands) -> None:
 
 
 def _globs(text: str) -> list[str]:
-    return [glob.strip() for glob in text.split(",") if glob.strip()]
+    from slurmspec.lint.config import GlobError, glob_regex
+
+    globs = [glob.strip() for glob in text.split(",") if glob.strip()]
+    for glob in globs:
+        try:
+            glob_regex(glob.strip("/") or glob)
+        except GlobError as exc:  # argparse makes it a usage error (exit 2)
+            raise argparse.ArgumentTypeError(str(exc)) from None
+    return globs
 
 
 def _exclusions(args: argparse.Namespace, config_cache):
@@ -309,7 +317,9 @@ def _run(args: argparse.Namespace, out: IO[str]) -> int:
     jobs = 1 if any(item.path == "-" for item in inputs) else (args.jobs or default_jobs())
     verdict = Verdict()
     _warn_if_empty(inputs, args.paths)
-    results = map_in_order(partial(_lint_input, args=args), inputs, jobs)
+    from slurmspec.cli.progress import maybe_follow
+
+    results = maybe_follow(map_in_order(partial(_lint_input, args=args), inputs, jobs), len(inputs), out, args.quiet)
     try:
         write_report(chosen, verdict.follow(results), out, color=resolve_color(args.color, out),
                      quiet=args.quiet, statistics=args.statistics, targets=targets_of(inputs))

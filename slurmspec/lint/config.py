@@ -28,13 +28,14 @@ Any mistake (unknown key, code, severity, version; wrong type) raises
 from __future__ import annotations
 
 import os
-import re
 from typing import Any, Iterable
 
 import attrs
 
 from slurmspec.frozen import frozen
 from slurmspec.lint.diagnostic import SEVERITIES
+# glob_regex: the name discovery and .gitignore reading import it by (slurmspec/lint/glob.py).
+from slurmspec.lint.glob import GlobError, compile_glob as glob_regex
 from slurmspec.toml_read import loads_toml
 from slurmspec.version import Version
 
@@ -225,6 +226,8 @@ def _build(path: str, prefix: str, table: dict[str, Any]) -> Config:
             value = table[key]
             if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
                 raise fail(key, 'must be a list of globs, e.g. ["legacy/", "**/generated/*.sbatch"]')
+            for glob in value:
+                _check_glob(glob.strip("/") or glob, lambda message: fail(key, message))
             fields[key.replace("-", "_")] = tuple(value)
     if "respect-gitignore" in table:
         if not isinstance(table["respect-gitignore"], bool):
@@ -234,10 +237,19 @@ def _build(path: str, prefix: str, table: dict[str, Any]) -> Config:
         globs = table["per-file-ignores"]
         if not isinstance(globs, dict):
             raise fail("per-file-ignores", 'must be a table of glob → list of codes, e.g. "old/*.sbatch" = ["SB2"]')
+        for pattern in globs:
+            _check_glob(pattern, lambda message, p=pattern: fail(f'per-file-ignores."{p}"', message))
         fields["per_file_ignores"] = tuple(
             (pattern, selectors(f'per-file-ignores."{pattern}"', codes)) for pattern, codes in globs.items()
         )
     return Config(**fields)
+
+
+def _check_glob(pattern: str, fail) -> None:
+    try:
+        glob_regex(pattern)
+    except GlobError as exc:
+        raise fail(str(exc)) from None
 
 
 def _policy(path: str, prefix: str, value: Any, fail):
@@ -296,40 +308,6 @@ def _version(value: Any, fail) -> Version:
         return parse_version(value)
     except ValueError as exc:
         raise fail(str(exc)) from None
-
-
-def glob_regex(pattern: str) -> re.Pattern[str]:
-    """``*`` and ``?`` stay inside one folder, ``**/`` spans any number of folders, ``[...]`` sets."""
-    out, i = [], 0
-    while i < len(pattern):
-        ch = pattern[i]
-        if pattern.startswith("**/", i):
-            out.append("(?:.*/)?")
-            i += 3
-            continue
-        if pattern.startswith("**", i):
-            out.append(".*")
-            i += 2
-            continue
-        if ch == "*":
-            out.append("[^/]*")
-        elif ch == "?":
-            out.append("[^/]")
-        elif ch == "[":
-            close = pattern.find("]", i + 1)
-            if close == -1:
-                out.append(re.escape(ch))
-            else:
-                body = pattern[i + 1:close]
-                if body.startswith("!"):
-                    body = "^" + body[1:]
-                out.append(f"[{body}]")
-                i = close + 1
-                continue
-        else:
-            out.append(re.escape(ch))
-        i += 1
-    return re.compile("".join(out))
 
 
 class ConfigCache:
