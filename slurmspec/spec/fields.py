@@ -50,8 +50,8 @@ SECTIONS: dict[str, tuple[Field, ...]] = {
         _f("array", STR, "array indexes, e.g. `0-99%10`", "array"),
         _f("dependency", STR, "dependency, e.g. `afterok:123`", "dependency"),
         _f("requeue", BOOL, "true: --requeue, false: --no-requeue", "requeue"),
-        _f("signal", STR, "signal to the batch shell before the time limit, e.g. `B:USR1@300`; the script passes it"
-                             " on to the program, which saves its state and exits (docs/spec.md)", "signal"),
+        _f("signal", STR, "signal to the batch shell before the time limit, e.g. `B:USR1@300`, passed on to the"
+                             " program (docs/spec.md, Stopping before the time limit)", "signal"),
     ),
     "resources": (
         _f("nodes", STR_INT, "node count or `min-max`", "nodes"),
