@@ -317,7 +317,9 @@ def _run(args: argparse.Namespace, out: IO[str]) -> int:
     jobs = 1 if any(item.path == "-" for item in inputs) else (args.jobs or default_jobs())
     verdict = Verdict()
     _warn_if_empty(inputs, args.paths)
-    results = map_in_order(partial(_lint_input, args=args), inputs, jobs)
+    from slurmspec.cli.progress import maybe_follow
+
+    results = maybe_follow(map_in_order(partial(_lint_input, args=args), inputs, jobs), len(inputs), out, args.quiet)
     try:
         write_report(chosen, verdict.follow(results), out, color=resolve_color(args.color, out),
                      quiet=args.quiet, statistics=args.statistics, targets=targets_of(inputs))
