@@ -16,14 +16,14 @@ queues nothing and the job ends with the program's status.
 from __future__ import annotations
 
 from slurmspec.emit.quote import shell_template
+from slurmspec.model.values.signal import SIGNALS, parse_signal
 from slurmspec.spec.model import Spec
 
 # A process still starting has no handler yet (the default action of SIGUSR1 ends it) and a
 # worker not yet started would miss the signal; with a limit close to the warning time the
 # signal can come right at the start, so it is passed on once the launch has run this long.
 GRACE = 30
-_NAMES = {1: "HUP", 2: "INT", 3: "QUIT", 6: "ABRT", 10: "USR1", 12: "USR2", 14: "ALRM", 15: "TERM",
-          18: "CONT", 20: "TSTP", 21: "TTIN", 22: "TTOU", 23: "URG", 24: "XCPU"}
+_NAMES = {number: name for name, number in SIGNALS.items()}  # `--signal=B:10` is trapped as USR1
 
 
 def _signal_spec(spec: Spec):
@@ -32,8 +32,6 @@ def _signal_spec(spec: Spec):
         return None
     typed = job.typed.get("signal")
     if typed is None:  # a spec not built by the loader (convert keeps no typed values)
-        from slurmspec.model.values.signal import parse_signal
-
         typed = parse_signal(job.get("signal")).value
     return typed
 
