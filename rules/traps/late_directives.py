@@ -148,13 +148,13 @@ def _string_lines(script: Script) -> set[int]:
 def multiline_words(script: Script) -> list[tuple[int, int]]:
     """(start, end) of shell words in the body that span lines: quoted strings such as
     `echo "...\n#SBATCH ...\n"` or `python -c '...'`, whose `#SBATCH` lines are data."""
-    from slurmspec.body.shell import Word, tokenize
+    from slurmspec.body.shell import Word, iter_tokens
 
-    try:
-        tokens = tokenize(script.source[script.header_end:], base=script.header_end)
+    try:  # one token at a time: only the few words that span lines are kept
+        tokens = iter_tokens(script.source[script.header_end:], base=script.header_end)
+        return [(t.start, t.end) for t in tokens if isinstance(t, Word) and "\n" in t.text]
     except Exception:  # the body scanner never should; then treat nothing as movable data
         return [(script.header_end, len(script.source))]
-    return [(t.start, t.end) for t in tokens if isinstance(t, Word) and "\n" in t.text]
 
 
 # --------------------------------------------------------------------------- the fix

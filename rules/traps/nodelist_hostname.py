@@ -73,7 +73,7 @@ def nodelist_as_hostname(ctx: Context) -> None:
         if ref.name not in _NODELIST_VARS:
             continue
         command = body.command_at(ref.start)
-        if command is not None and any(w.value.startswith(_EXPANDERS) for w in command.words[:1]):
+        if command is not None and command.name.startswith(_EXPANDERS):
             continue
         used = body.first_word_at(ref.start) in _HOST_COMMANDS
         i = bisect_right(starts, ref.start) - 1

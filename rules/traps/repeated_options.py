@@ -119,15 +119,19 @@ def _check_repeats(ctx: Context) -> None:
                 _report_mail_type_repeat(ctx, occurrences)
                 continue
             seen: dict[object, Directive] = {}
+            first_fix: dict[object, object] = {}  # one fix per first occurrence, shared by its repeats
             reported: set[object] = set()
             for occurrence in occurrences:
                 key = occurrence.value
                 if key in seen:
+                    if key not in first_fix:
+                        first_fix[key] = build.drop_directive(ctx.script, seen[key],
+                                                              f"Remove the first `{shown(seen[key])}`")
                     ctx.report(
                         "SB205", option_span(ctx.script, occurrence),
                         f"`{shown(occurrence)}` repeats line {line_no(seen[key])}; remove one"
                         " of them",
-                        fix=build.drop_directive(ctx.script, seen[key], f"Remove the first `{shown(seen[key])}`"),
+                        fix=first_fix[key],
                     )
                     continue
                 seen[key] = occurrence

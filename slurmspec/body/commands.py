@@ -10,15 +10,16 @@ A command that is never closed simply ends at the end of the text.
 from __future__ import annotations
 
 import re
-from typing import Sequence
+from array import array
+from typing import Iterable, Iterator, Sequence
 
 import attrs
 
 from slurmspec.body.nesting import Nesting
-from slurmspec.body.shell import Op, Token, Word, tokenize
+from slurmspec.body.shell import Op, Token, TokenStream, Word, iter_tokens
 from slurmspec.frozen import define, frozen
 
-__all__ = ["Assignment", "Command", "split_commands", "declarations", "ASSIGNMENT"]
+__all__ = ["Assignment", "Command", "CommandHeads", "split_commands", "iter_commands", "declarations", "ASSIGNMENT", "MAX_WORDS"]
 
 # NAME=value or NAME+=value, optionally NAME[index]=...; the name must be unquoted.
 ASSIGNMENT = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)(\[[^\]]*\])?(\+?)=")
@@ -28,6 +29,9 @@ _CLOSERS = {"fi": ("if",), "done": ("for", "while", "until"), "esac": ("case",),
 _SKIPPED = frozenset({"then", "do", "else", "elif", "!", "coproc"})
 _SEPARATORS = frozenset({"\n", ";", "&", ";;", ";&", ";;&"})
 _DECLARERS = frozenset({"export", "declare", "typeset", "local", "readonly"})
+# Words a command keeps: its launcher, options and program are at the front. A command of more
+# (4 MiB of `echo a a a ...` is two million words) keeps its span but not the rest of its words.
+MAX_WORDS = 4096
 
 
 @frozen(slots=True)
@@ -112,50 +116,78 @@ class _Builder:
         return not self.words and not self.assigns
 
 
-_last_body: tuple[str, int, tuple[Command, ...]] | None = None
+class CommandHeads:
+    """Each command's start, end and name (its first word's value, "" for none), in file order, kept
+    compactly: a body's index needs them after its commands and their words are gone."""
+
+    __slots__ = ("starts", "ends", "names", "_seen")
+
+    def __init__(self) -> None:
+        self.starts, self.ends = array("q"), array("q")
+        self.names: list[str] = []
+        self._seen: dict[str, str] = {}  # one string per distinct name
+
+    def add(self, command: Command) -> None:
+        self.starts.append(command.start)
+        self.ends.append(command.end)
+        name = command.words[0].value if command.words else ""
+        self.names.append(self._seen.setdefault(name, name))
+
+    @classmethod
+    def of(cls, commands: Iterable[Command]) -> "CommandHeads":
+        heads = cls()
+        for command in commands:
+            heads.add(command)
+        return heads
 
 
 def split_commands(text: str, base: int = 0, posmap: Sequence[int] | None = None) -> list[Command]:
-    """Split ``text`` into simple commands; never raises on any input.
+    """Split ``text`` into simple commands; never raises on any input."""
+    return list(iter_commands(text, base, posmap))
 
-    The launch analysis and the body index both split the same script body; the
-    last result is kept (commands are frozen) so the costliest step of a lint runs once.
+
+def iter_commands(text: str, base: int = 0, posmap: Sequence[int] | None = None) -> Iterator[Command]:
+    """The simple commands of ``text`` in file order, each as soon as its and-or list ends.
+
+    O(len(text)): tokens are read as needed and dropped once grouped, so what is held
+    at any time is the command at hand (at most ``MAX_WORDS`` words of it) and the
+    rest of its and-or list, never the whole body.
     """
-    global _last_body
-    if posmap is None:
-        last = _last_body
-        if last is not None and last[1] == base and last[0] == text:
-            return list(last[2])
-    commands = _Grouper(tokenize(text, base, posmap)).run()
-    if posmap is None:
-        _last_body = (text, base, tuple(commands))
-    return commands
+    return _Grouper(TokenStream(iter_tokens(text, base, posmap))).run()
 
 
 class _Grouper:
-    def __init__(self, tokens: list[Token]) -> None:
+    def __init__(self, tokens: TokenStream) -> None:
         self.toks = tokens
-        self.out: list[Command] = []
+        self.out: list[Command] = []  # the commands of the and-or list being read
         self.stack = Nesting()
         self.cur = _Builder()
         self.list_start = 0  # index in out of the first command of the current and-or list
         self.skip: str | None = None  # reading a header we do not interpret
         self.pending_function = False
 
-    def run(self) -> list[Command]:
+    def run(self) -> Iterator[Command]:
         toks, i = self.toks, 0
-        while i < len(toks):
+        while toks.has(i):
             tok = toks[i]
             i += 1
             if self.skip is not None:
                 i = self._skipping(tok, i)
-                continue
-            if isinstance(tok, Op):
+            elif isinstance(tok, Op):
                 i = self._op(tok, i)
             else:
                 i = self._word(tok, i)
+            toks.forget(i)
+            if not self.list_start and len(self.out) > MAX_WORDS:
+                # An and-or list of thousands of commands (`a && a && ...`): those read so far are
+                # let go, and a `&` ending the list backgrounds only the ones still held.
+                self.list_start = len(self.out)
+            if self.list_start:  # an and-or list ended: its commands are final
+                yield from self.out[:self.list_start]
+                del self.out[:self.list_start]
+                self.list_start = 0
         self._finish()
-        return self.out
+        yield from self.out
 
     # -- words -------------------------------------------------------------------------
     def _word(self, w: Word, i: int) -> int:
@@ -171,22 +203,25 @@ class _Grouper:
             if ASSIGNMENT.match(w.text):
                 cur.touch(w.start, w.end)
                 # NAME=( ... ) array literal: swallow the parenthesised list.
-                if w.text.endswith("=") and i < len(self.toks) and _is_op(self.toks[i], "(") and self.toks[i].start == w.end:
+                toks = self.toks
+                if w.text.endswith("=") and toks.has(i) and _is_op(toks[i], "(") and toks[i].start == w.end:
                     j = i + 1
-                    while j < len(self.toks) and not _is_op(self.toks[j], ")"):
+                    while toks.has(j) and not _is_op(toks[j], ")"):
                         j += 1
-                    end_tok = self.toks[min(j, len(self.toks) - 1)]
+                    end_tok = toks[j] if toks.has(j) else toks[j - 1]
                     cur.touch(w.start, end_tok.end)
-                    items = " ".join(t.text for t in self.toks[i + 1 : j] if isinstance(t, Word))
+                    items = " ".join(t.text for t in toks.between(i + 1, j) if isinstance(t, Word))
                     value = f"({items})"
                     cur.assigns.append(Word(w.text + value, w.value + value, w.start, end_tok.end, True, True))
                     return j + 1
-                cur.assigns.append(w)
+                if len(cur.assigns) < MAX_WORDS:
+                    cur.assigns.append(w)
                 return i
             self.pending_function = False
             cur.context = self.stack.context()
         cur.touch(w.start, w.end)
-        cur.words.append(w)
+        if len(cur.words) < MAX_WORDS:
+            cur.words.append(w)
         return i
 
     def _keyword(self, kw: str, i: int) -> bool:
@@ -245,13 +280,13 @@ class _Grouper:
         kind = op.kind
         if kind == "redir":
             self.cur.touch(op.start, op.end)
-            if i < len(self.toks) and isinstance(self.toks[i], Word):
+            if self.toks.has(i) and isinstance(self.toks[i], Word):
                 self.cur.touch(self.toks[i].start, self.toks[i].end)
                 return i + 1  # the redirection target is not a command word
             return i
         if kind == "(":
             cur = self.cur
-            if len(cur.words) == 1 and not cur.assigns and i < len(self.toks) and _is_op(self.toks[i], ")"):
+            if len(cur.words) == 1 and not cur.assigns and self.toks.has(i) and _is_op(self.toks[i], ")"):
                 self.cur = _Builder()  # name() — a function definition follows
                 self.pending_function = True
                 return i + 1

@@ -10,8 +10,8 @@ shell-aware pass over the body, and never raises. What it records:
   carries a default (``${NAME:-x}``, ``${NAME-x}``, ``${NAME:=x}``, ``${NAME:+x}``…);
 - here-documents: where their lines are, and whether the delimiter was quoted;
 - single- and double-quoted ranges;
-- the simple commands (``slurmspec.body.commands.split_commands``), so that a
-  rule can ask which command an offset belongs to.
+- where each simple command is and its name (``CommandHeads``, read by the launch
+  analysis in the same pass), so that a rule can ask which command an offset belongs to.
 
 The reference scanner is separate from ``slurmspec.body.shell.tokenize``: the
 tokenizer keeps expansions opaque inside words (``"$(x $A)"`` is one word) and
@@ -33,10 +33,10 @@ import attrs
 from slurmspec.frozen import frozen
 
 if TYPE_CHECKING:  # pragma: no cover
-    from slurmspec.body.commands import Command
+    from slurmspec.body.commands import CommandHeads
     from slurmspec.lint.context import Context
 
-__all__ = ["BodyIndex", "HereDoc", "Quoted", "VarRef", "body_index", "first_word", "variable_refs"]
+__all__ = ["BodyIndex", "CommandHead", "HereDoc", "Quoted", "VarRef", "body_index", "first_word", "variable_refs"]
 
 
 @frozen(slots=True)
@@ -206,11 +206,20 @@ def variable_refs(source: str, start: int = 0) -> list[VarRef]:
     return scan.refs
 
 
-def first_word(command: "Command | None") -> str:
+@frozen(slots=True)
+class CommandHead:
+    """Where one simple command is, and its name (the first word's value, "" when it only assigns)."""
+
+    start: int
+    end: int
+    name: str
+
+
+def first_word(command: "CommandHead | None") -> str:
     """The command's name without its folder (``/usr/bin/srun`` → ``srun``); ``""`` for none."""
-    if command is None or not command.words:
+    if command is None or not command.name:
         return ""
-    return os.path.basename(command.words[0].value)
+    return os.path.basename(command.name)
 
 
 @frozen
@@ -220,13 +229,13 @@ class BodyIndex:
     refs: tuple[VarRef, ...] = ()
     heredocs: tuple[HereDoc, ...] = ()
     quoted: tuple[Quoted, ...] = ()
-    commands: tuple = ()  # slurmspec.body.commands.Command, sorted by start
-    starts: tuple[int, ...] = ()  # each command's start, for bisection
+    heads: "CommandHeads | None" = attrs.field(default=None, eq=False, repr=False)  # the simple commands
 
     @classmethod
-    def build(cls, source: str, start: int) -> "BodyIndex":
-        """Index ``source[start:]`` (the body: ``start`` is the script's ``header_end``)."""
-        from slurmspec.body.commands import split_commands
+    def build(cls, source: str, start: int, heads: "CommandHeads | None" = None) -> "BodyIndex":
+        """Index ``source[start:]`` (the body: ``start`` is the script's ``header_end``); ``heads`` are its
+        commands when the launch analysis has read them already. O(len(body))."""
+        from slurmspec.body.commands import CommandHeads, iter_commands
 
         start = min(start, len(source))
         scan = _Scan(source)
@@ -234,23 +243,23 @@ class BodyIndex:
             scan.run(start)
         except Exception:  # pragma: no cover - the scanner is total, this is a last defence
             scan = _Scan(source)
-        try:
-            commands = tuple(split_commands(source[start:], start))
-        except Exception:  # pragma: no cover
-            commands = ()
-        commands = tuple(sorted(commands, key=lambda c: c.start))
-        return cls(
-            tuple(scan.refs), tuple(scan.heredocs), tuple(scan.quoted),
-            commands, tuple(c.start for c in commands),
-        )
+        if heads is None:
+            try:
+                heads = CommandHeads.of(iter_commands(source[start:], start))
+            except Exception:  # pragma: no cover
+                heads = CommandHeads()
+        return cls(tuple(scan.refs), tuple(scan.heredocs), tuple(scan.quoted), heads)
 
-    def command_at(self, offset: int) -> "Command | None":
+    def command_at(self, offset: int) -> CommandHead | None:
         """The innermost-starting command whose range holds ``offset`` (commands come in file order)."""
-        i = bisect_right(self.starts, offset) - 1
+        heads = self.heads
+        if heads is None:
+            return None
+        i = bisect_right(heads.starts, offset) - 1
         # Commands may nest (a loop body inside its header's range): look back a little.
-        for command in self.commands[max(0, i - 8):i + 1][::-1]:
-            if command.start <= offset < command.end:
-                return command
+        for k in range(i, max(0, i - 8) - 1, -1):
+            if heads.starts[k] <= offset < heads.ends[k]:
+                return CommandHead(heads.starts[k], heads.ends[k], heads.names[k])
         return None
 
     def first_word_at(self, offset: int) -> str:
@@ -283,4 +292,4 @@ class BodyIndex:
 def body_index(ctx: "Context") -> BodyIndex:
     """The index of ``ctx.script``'s body: ask for it with ``ctx.shared(body_index)``."""
     script = ctx.script
-    return BodyIndex.build(script.source, script.header_end)
+    return BodyIndex.build(script.source, script.header_end, script.body.heads)

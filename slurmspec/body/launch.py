@@ -13,7 +13,7 @@ import re
 import attrs
 
 from slurmspec.body.argspec import SPECS, RawOption, read_options
-from slurmspec.body.commands import Assignment, Command, declarations, split_commands
+from slurmspec.body.commands import Assignment, Command, CommandHeads, declarations, iter_commands, split_commands
 from slurmspec.body.model import BodyInfo, EnvAssignment, Launch, LaunchOption
 from slurmspec.body.shell import Word
 from slurmspec.body.typed import typed_fields
@@ -168,16 +168,21 @@ def analyse_body(body: str, offset: int, index: LineIndex, *, strict: bool = Fal
     Internal errors are swallowed (the statement is skipped) so the header is
     always checked; ``strict=True`` re-raises them, for tests.
     """
-    try:
-        commands = split_commands(body, offset)
-    except Exception:  # pragma: no cover - a last line of defence: the header must still be checked
-        if strict:
-            raise
-        return BodyInfo()
     lo, hi = offset, offset + len(body)
     launches: list[Launch] = []
     exports: list[EnvAssignment] = []
-    for cmd in commands:
+    heads = CommandHeads()
+    commands = iter_commands(body, offset)  # one at a time: only launches and assignments are kept
+    while True:
+        try:
+            cmd = next(commands, None)
+        except Exception:  # pragma: no cover - a last line of defence: the header must still be checked
+            if strict:
+                raise
+            return BodyInfo()
+        if cmd is None:
+            break
+        heads.add(cmd)
         try:
             where = _where(cmd, index, lo, hi)
             exports.extend(where.env)
@@ -192,7 +197,7 @@ def analyse_body(body: str, offset: int, index: LineIndex, *, strict: bool = Fal
                 raise
             continue
     exports.sort(key=lambda a: a.span.start)
-    return BodyInfo(tuple(launches), tuple(exports))
+    return BodyInfo(tuple(launches), tuple(exports), heads)
 
 
 def find_launches(body: str, offset: int, index: LineIndex) -> tuple[Launch, ...]:

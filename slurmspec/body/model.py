@@ -149,6 +149,9 @@ class BodyInfo:
 
     launches: tuple[Launch, ...] = ()  # outermost launches, in file order
     exports: tuple[EnvAssignment, ...] = ()  # every assignment/export, in file order
+    # Every simple command's span and name (slurmspec.body.commands.CommandHeads), for the body
+    # index: read in the same pass, so the body is split into commands once per script.
+    heads: object = attrs.field(default=None, eq=False, repr=False)
 
     def all_launches(self) -> Iterator[Launch]:
         """Every launch, nested ones right after the launch that runs them."""

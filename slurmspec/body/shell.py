@@ -12,14 +12,14 @@ is cut at the end of its line, so one odd line never hides the rest of the body
 from __future__ import annotations
 
 import re
-from typing import Sequence, Union
+from typing import Iterator, Sequence, Union
 
 import attrs
 
 from slurmspec.body.scan import ansi_close, balanced, close_quote, dquote, line_end
 from slurmspec.frozen import frozen
 
-__all__ = ["Word", "Op", "Token", "tokenize"]
+__all__ = ["Word", "Op", "Token", "tokenize", "iter_tokens", "TokenStream"]
 
 
 @frozen(slots=True)
@@ -162,11 +162,50 @@ def tokenize(text: str, base: int = 0, posmap: Sequence[int] | None = None) -> l
     ``posmap`` (one absolute offset per character) is used when ``text`` is the
     decoded content of a quoted string, e.g. the argument of ``bash -c``.
     """
+    return list(iter_tokens(text, base, posmap))
+
+
+class TokenStream:
+    """``iter_tokens`` read by index, as far ahead as asked; ``forget(i)`` drops what comes before ``i``,
+    so grouping a whole body holds the tokens of the command at hand, not all of them."""
+
+    __slots__ = ("_tokens", "_held", "_first")
+
+    def __init__(self, tokens: Iterator[Token]) -> None:
+        self._tokens, self._held, self._first = tokens, [], 0  # _held[0] is token number _first
+
+    def has(self, i: int) -> bool:
+        while i - self._first >= len(self._held):
+            token = next(self._tokens, None)
+            if token is None:
+                return False
+            self._held.append(token)
+        return True
+
+    def __getitem__(self, i: int) -> Token:
+        self.has(i)
+        return self._held[i - self._first]
+
+    def between(self, start: int, end: int) -> list[Token]:
+        self.has(end - 1)
+        return self._held[start - self._first:end - self._first]
+
+    def forget(self, i: int) -> None:
+        if i - self._first > 64:  # in batches: each drop shifts the list
+            del self._held[:i - self._first]
+            self._first = i
+
+
+def iter_tokens(text: str, base: int = 0, posmap: Sequence[int] | None = None) -> Iterator[Token]:
+    """The tokens of ``text`` one by one (see ``tokenize``); O(len(text))."""
     local: list[tuple[str, int, int, tuple]] = []
     heredocs: list[tuple[str, bool]] = []
     want_delim: bool | None = None
     i, n = 0, len(text)
     while i < n:
+        if len(local) >= 256:  # a batch at a time: the body's tokens are never all held
+            yield from _made(local, base, posmap)
+            local.clear()
         c = text[i]
         if c in " \t\r\f\v":
             i = _BLANK.match(text, i).end()
@@ -211,6 +250,10 @@ def tokenize(text: str, base: int = 0, posmap: Sequence[int] | None = None) -> l
             heredocs.append((value, want_delim))
             want_delim = None
         i = end
+    yield from _made(local, base, posmap)
+
+
+def _made(local: list[tuple[str, int, int, tuple]], base: int, posmap: Sequence[int] | None) -> list[Token]:
     if posmap is None:  # offsets are base + i: no per-token call (every word of every body comes here)
         return [Op(data[0], data[1], base + s, base + e) if kind == "op"
                 else Word(data[0], data[1], base + s, base + e, data[2], data[3])

@@ -64,7 +64,9 @@ class Word:
     value: str
     raw: str
     span: Span
-    offsets: tuple[int, ...] = attrs.field(converter=as_tuple, repr=False)
+    # A plain word's offsets are a ``range`` (48 bytes, not an int per character); compared as a tuple.
+    offsets: tuple[int, ...] | range = attrs.field(converter=lambda v: v if isinstance(v, range) else tuple(v),
+                                                   eq=tuple, repr=False)
 
 
 @frozen

@@ -13,6 +13,7 @@ between ``--cluster`` and ``--clusters`` alone).
 
 from __future__ import annotations
 
+import sys
 from typing import Any, Callable
 
 import attrs
@@ -22,6 +23,7 @@ from slurmspec.kinds import IssueKind
 from slurmspec.model.options import NONE, OPTIONAL, PLUGIN_OPTIONS, RENAMED, REQUIRED, SRUN_ONLY, OptionSpec
 from slurmspec.model.options import all_options, by_short_name
 from slurmspec.model.script import Directive, ParseIssue, Word
+from slurmspec.parser.hints import Hints
 from slurmspec.span import Span
 from slurmspec.version import Version, format_version
 
@@ -54,6 +56,7 @@ class _Getopt:
         self.typed = typed
         self.directives: list[Directive] = []
         self.issues: list[ParseIssue] = []
+        self._runs: dict[int, int] = {}  # index of a stray-word issue -> where its run of stray words ends
 
     # -- results ------------------------------------------------------------
     def issue(self, kind: str, message: str, start: int, end: int, candidates=()) -> None:
@@ -63,16 +66,23 @@ class _Getopt:
 
     def directive(
         self, spec: OptionSpec, spelling: str, name_start: int, name_end: int,
-        value: str | None, value_start: int | None, value_end: int | None,
+        value: str | None, value_start: int | None, value_end: int | None, whole: Word | None = None,
     ) -> None:
+        """``whole``: the one word the option and its value are written in (``--time=10``), whose
+        text and span the directive shares when they are the same: a script may hold a hundred
+        thousand of them (the command line's words have spans of their own text, not these)."""
         end = value_end if value_end is not None else name_end
+        raw, span = self.source[name_start:end], self.span(name_start, end)
+        if whole is not None:
+            raw = whole.raw if whole.raw == raw else raw
+            span = whole.span if whole.span == span else span
         self.directives.append(
             Directive(
                 option=spec,
-                spelling=spelling,
-                raw=self.source[name_start:end],
+                spelling=sys.intern(spelling),
+                raw=raw,
                 value=value,
-                span=self.span(name_start, end),
+                span=span,
                 name_span=self.span(name_start, name_end),
                 value_span=None if value_start is None else self.span(value_start, value_end),
                 component=self.component,
@@ -102,7 +112,20 @@ class _Getopt:
                 i = self.long_option(i)
             else:
                 i = self.short_options(i)
-        return GetoptResult(tuple(self.directives), tuple(self.issues))
+        return GetoptResult(tuple(self.directives), tuple(self._with_runs()))
+
+    def _with_runs(self) -> list[ParseIssue]:
+        """The issues, each run of stray words (``stray``) as one."""
+        for index, end in self._runs.items():
+            start = self.issues[index].span.start
+            self.issues[index] = ParseIssue(
+                IssueKind.STRAY_WORD,
+                f"`{self.source[start:end]}` is not a list of options, and sbatch rejects the script"
+                " (\"Invalid directive found in batch script\")",
+                self.span(start, end), self.component, self.ignored,
+            )
+        self._runs.clear()
+        return self.issues
 
     def stray(self, word: Word, after_dashes: bool = False) -> None:
         hint = ""
@@ -127,15 +150,9 @@ class _Getopt:
             and not hint
         ):
             # A run of stray words on one line (a placeholder sentence, say) is
-            # one problem; sbatch names only the first word of it anyway.
-            start = last.span.start
-            words = self.source[start:word.span.end]
-            self.issues[-1] = ParseIssue(
-                IssueKind.STRAY_WORD,
-                f"`{words}` is not a list of options, and sbatch rejects the script"
-                " (\"Invalid directive found in batch script\")",
-                self.span(start, word.span.end), self.component, self.ignored,
-            )
+            # one problem; sbatch names only the first word of it anyway. Its text is
+            # written once the run ends (rewriting it per word was O(n²) for n words).
+            self._runs[len(self.issues) - 1] = word.span.end
             return
         self.issue(
             IssueKind.STRAY_WORD,
@@ -172,7 +189,7 @@ class _Getopt:
                     word.span.end,
                 )
                 return i + 1
-            self.directive(spec, spelling, name_start, name_end, arg, value_start, word.span.end)
+            self.directive(spec, spelling, name_start, name_end, arg, value_start, word.span.end, whole=word)
             return i + 1
         if argument == REQUIRED:
             following = self.next_value(i)
@@ -348,31 +365,6 @@ def _availability(spec: OptionSpec) -> str:
     if spec.long == "export-file":
         return "it was removed in 23.02.5 and restored in 24.05"
     return f"it was added in {format_version(spec.since)}"
-
-
-def _did_you_mean(name: str, table: dict[str, OptionSpec]) -> list[str]:
-    import difflib
-
-    return difflib.get_close_matches(name, list(table), n=2, cutoff=0.75)
-
-
-# Misspelt names given a "did you mean" in one script: each is compared with every option
-# (difflib, about a millisecond), so a script of 100,000 made-up options would take minutes.
-MAX_HINTS = 64
-
-
-class Hints:
-    """The did-you-mean candidates of one script's misspelt option names, shared by its getopt runs:
-    each name is looked up once; past ``MAX_HINTS`` distinct names the rest get none."""
-
-    def __init__(self) -> None:
-        self._known: dict[str, list[str]] = {}
-
-    def of(self, name: str, table: dict[str, OptionSpec]) -> list[str]:
-        found = self._known.get(name)
-        if found is None:
-            found = self._known[name] = _did_you_mean(name, table) if len(self._known) < MAX_HINTS else []
-        return found
 
 
 def run_getopt(

@@ -11,7 +11,8 @@ from slurmspec.model.request import JobRequest, build_request
 from slurmspec.model.script import (
     Component, Directive, DirectiveLine, Line, LineKind, ParseIssue, Script, Word,
 )
-from slurmspec.parser.getopt import Hints, run_getopt
+from slurmspec.parser.getopt import run_getopt
+from slurmspec.parser.hints import Hints
 from slurmspec.parser.lines import split_lines
 from slurmspec.parser.words import tokenise
 from slurmspec.kinds import ArgKind
@@ -23,6 +24,8 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from slurmspec.model.values._base import Parsed
 
 _PREFIXES = {LineKind.DIRECTIVE: "#SBATCH", LineKind.LEGACY_DIRECTIVE: "#SLURM"}
+_UNREAD = object()
+_KNOWN_VALUES = 4096  # distinct (option, value) pairs remembered per script
 
 
 def decode(source: str | bytes) -> tuple[str, bool]:
@@ -40,8 +43,17 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
     text, undecodable = decode(source)
     index = LineIndex(text)
 
+    known: dict[tuple[str, str | None], Parsed | None] = {}
+
     def typed(option: OptionSpec, value: str | None) -> Parsed | None:
-        return typed_value(option, value, version)
+        # The same value of the same option reads the same (values are frozen): read it once.
+        key = (option.long, value)
+        found = known.get(key, _UNREAD)
+        if found is _UNREAD:
+            found = typed_value(option, value, version)
+            if len(known) < _KNOWN_VALUES:
+                known[key] = found
+        return found
 
     lines = split_lines(text)
     hints = Hints()  # did-you-mean lookups, bounded per script
@@ -68,10 +80,7 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
         if in_header and tokens.separator:
             component += 1
             words_by_component.append([])
-        words = tuple(
-            Word(raw.value, text[raw.start:raw.end], index.span(raw.start, raw.end), raw.offsets)
-            for raw in tokens.words
-        )
+        words = tuple(_word(raw, text, index) for raw in tokens.words)
         comment = None
         if tokens.comment_start is not None:
             comment = index.span(tokens.comment_start, line.span.end)
@@ -117,6 +126,12 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
         source=text,
         had_undecodable_bytes=undecodable,
     )
+
+
+def _word(raw, text: str, index: LineIndex) -> Word:
+    written = text[raw.start:raw.end]
+    # Most words are written as they are read: one string for both (a script may have 100,000).
+    return Word(written if written == raw.value else raw.value, written, index.span(raw.start, raw.end), raw.offsets)
 
 
 def _with_typed_value(directive: Directive, version: Version) -> Directive:

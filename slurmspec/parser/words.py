@@ -38,7 +38,7 @@ class RawWord:
     value: str
     start: int  # file offsets of the word's source text
     end: int
-    offsets: tuple[int, ...]
+    offsets: tuple[int, ...] | range
 
 
 @frozen
@@ -56,6 +56,13 @@ def _separator_word(text: str, pos: int) -> str | None:
         if text[pos:end].lower() == word and (end == len(text) or text[end] in _SPACE):
             return word
     return None
+
+
+def _compact(offsets: list[int]) -> tuple[int, ...] | range:
+    """A word's character offsets: a ``range`` when they run on (no quote or escape was dropped)."""
+    if offsets and offsets[-1] - offsets[0] == len(offsets) - 1:
+        return range(offsets[0], offsets[-1] + 1)
+    return tuple(offsets)
 
 
 def tokenise(text: str, base: int, version: Version) -> Tokenised:
@@ -137,7 +144,7 @@ def tokenise(text: str, base: int, version: Version) -> Tokenised:
             # sbatch dies here; keep what the user evidently meant as the word
             # so the options before it still read sensibly (no knock-on errors).
             if chars:
-                words.append(RawWord("".join(chars), base + start, base + pos, tuple(offsets)))
+                words.append(RawWord("".join(chars), base + start, base + pos, _compact(offsets)))
             return Tokenised(
                 tuple(words), separator, None, None,
                 (IssueKind.UNMATCHED_QUOTE,
@@ -152,7 +159,7 @@ def tokenise(text: str, base: int, version: Version) -> Tokenised:
             else:
                 dropped_start = base + start
             break
-        words.append(RawWord("".join(chars), base + start, base + pos, tuple(offsets)))
+        words.append(RawWord("".join(chars), base + start, base + pos, _compact(offsets)))
         if hit_comment:
             comment_start = base + pos
             break
