@@ -27,6 +27,18 @@ _REPO_ROOT = str(Path(__file__).resolve().parent.parent)
 if _REPO_ROOT not in sys.path:
     sys.path.insert(0, _REPO_ROOT)
 
+# The tests never read or write the user's cache (slurmspec remembers the installed sbatch's
+# release there): a release remembered by an earlier run on this machine would change the
+# default target, and so the findings, of every test that does not name one. One private
+# folder per run, shared by the xdist workers and every command they start.
+if "SLURMSPEC_TEST_CACHE" not in os.environ:
+    import atexit
+    import shutil
+    import tempfile
+
+    os.environ["SLURMSPEC_TEST_CACHE"] = os.environ["XDG_CACHE_HOME"] = tempfile.mkdtemp(prefix="slurmspec-cache-")
+    atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
+
 from tests import oracle_tally  # noqa: E402
 from tests.slurm_cluster import (  # noqa: E402
     DEFAULT_LAYOUT,
