@@ -121,6 +121,7 @@ FAMILIES = {
         "internal_error",
         "suppressions",
         "noqa",
+        "script_too_long",
     ),
 }
 

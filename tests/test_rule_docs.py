@@ -7,7 +7,7 @@ import re
 import pytest
 
 from slurmspec.lint import lint_text
-from slurmspec.lint.engine import INTERNAL_ERROR, TOO_LARGE, lint_script, registry
+from slurmspec.lint.engine import INTERNAL_ERROR, TOO_LARGE, TOO_LONG, lint_script, registry
 from slurmspec.kinds import Family
 from slurmspec.lint.rule import DOC_HEADINGS, doc_sections
 from slurmspec.version import parse_version
@@ -36,6 +36,13 @@ def _lint_padded_past_the_limit(text: str, version=None):
 
     padding = "# data\n" * (MAX_SCRIPT_BYTES // 7 + 1)
     return lint_text(text + padding, version=version)
+
+
+def _lint_padded_past_the_line_limit(text: str, version=None):
+    """SB905's example stands for a script of more lines than slurmspec analyses: the example, padded so."""
+    from slurmspec.lint.limits import MAX_SCRIPT_LINES
+
+    return lint_text(text + "srun ./step\n" * MAX_SCRIPT_LINES, version=version)
 
 
 def code_blocks(body: str) -> list[tuple[str, tuple[int, int] | None]]:
@@ -74,7 +81,8 @@ def test_doc_example_triggers_and_fix_does_not(rule):
     bad = code_blocks(sections["Example"])
     good = code_blocks(sections["Use instead"])
     assert bad and good, f"{rule.code} needs ```sbatch blocks in Example and Use instead"
-    lint = {INTERNAL_ERROR: _lint_with_a_broken_rule, TOO_LARGE: _lint_padded_past_the_limit}.get(rule.code, lint_text)
+    lint = {INTERNAL_ERROR: _lint_with_a_broken_rule, TOO_LARGE: _lint_padded_past_the_limit,
+            TOO_LONG: _lint_padded_past_the_line_limit}.get(rule.code, lint_text)
     lint_good = lint_text
     if rule.family is Family.CLUSTER:
         # Cluster rules need a cluster: the lab profile with its GPUs' memory and the example university policy

@@ -146,7 +146,7 @@ def fix_and_report(inputs: list, args: argparse.Namespace, out: IO[str], config_
     from slurmspec.cli.lint_results import Verdict, shellcheck_error
     from slurmspec.lint.config import ConfigError
     from slurmspec.lint.engine import lint_script, too_large_finding
-    from slurmspec.lint.limits import MAX_SCRIPT_BYTES, NotAFile, head_of, read_bounded, read_regular
+    from slurmspec.lint.limits import NotAFile, beyond_limits, head_of, read_bounded, read_regular
     from slurmspec.parser.script import parse_script
     from slurmspec.report import default_format, resolve_color, write_report
 
@@ -166,9 +166,9 @@ def fix_and_report(inputs: list, args: argparse.Namespace, out: IO[str], config_
         except OSError as exc:
             errors.append(f"{shown}: cannot read: {exc.strerror or exc}")
             continue
-        if len(data) > MAX_SCRIPT_BYTES:  # refused by slurmctld; never analysed, never fixed
+        if (beyond := beyond_limits(data)) is not None:  # over 4 MiB or what is analysed: never fixed
             script = parse_script(head_of(data), shown, settings.version)
-            results.append((script, too_large_finding(script, settings.rules), settings.fail_on, None))
+            results.append((script, too_large_finding(script, settings.rules, beyond), settings.fail_on, None))
             continue
         shellcheck = settings.shellcheck_for(item.located)
         try:

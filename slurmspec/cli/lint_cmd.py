@@ -191,7 +191,7 @@ def _lint_input(item: _Input, args: argparse.Namespace) -> tuple:
     ``Excerpt``, not the ``Script``, so nothing of a file outlives its findings.
     """
     from slurmspec.lint.engine import lint_script, too_large_finding
-    from slurmspec.lint.limits import MAX_SCRIPT_BYTES, head_of, read_bounded
+    from slurmspec.lint.limits import beyond_limits, head_of, read_bounded
     from slurmspec.parser.script import parse_script
     from slurmspec.report.excerpt import Excerpt
 
@@ -202,9 +202,9 @@ def _lint_input(item: _Input, args: argparse.Namespace) -> tuple:
         data = read_bounded(item.path)
     except OSError as exc:
         return None, (), None, f"{item.shown}: cannot read: {exc.strerror or exc}"
-    if len(data) > MAX_SCRIPT_BYTES:  # refused by slurmctld; never analysed
+    if (beyond := beyond_limits(data)) is not None:  # over 4 MiB, or more than slurmspec analyses
         script = parse_script(head_of(data), item.shown, settings.version)
-        found = too_large_finding(script, settings.rules)
+        found = too_large_finding(script, settings.rules, beyond)
     else:
         script = parse_script(data, item.shown, settings.version)
         if getattr(args, "invocation", None) is not None:  # checked in run(): never raises here

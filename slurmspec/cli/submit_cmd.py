@@ -105,14 +105,14 @@ def _lint(data: bytes, script_word: str | None, settings, invocation) -> list[st
     """Report the findings on standard error; the codes of those that are errors."""
     from slurmspec.kinds import Severity
     from slurmspec.lint.engine import lint_script, too_large_finding
-    from slurmspec.lint.limits import MAX_SCRIPT_BYTES, head_of
+    from slurmspec.lint.limits import beyond_limits, head_of
     from slurmspec.parser.script import parse_script
     from slurmspec.report import default_format, resolve_color, write_report
 
     shown = script_word or "<stdin>"
-    if len(data) > MAX_SCRIPT_BYTES:
+    if (beyond := beyond_limits(data)) is not None:
         script = parse_script(head_of(data), shown, settings.version)
-        found = too_large_finding(script, settings.rules)
+        found = too_large_finding(script, settings.rules, beyond)
     else:
         script = invocation.apply(parse_script(data, shown, settings.version))
         found = lint_script(script, settings.rules, severity=settings.severity, cluster=settings.cluster,

@@ -31,15 +31,15 @@ def lint_text(
     (``slurmspec.invocation``); a stray argument raises ``InvocationError``.
     """
     from slurmspec.lint.engine import lint_script, too_large_finding
-    from slurmspec.lint.limits import MAX_SCRIPT_BYTES, head_of
+    from slurmspec.lint.limits import beyond_limits, head_of
     from slurmspec.parser.script import parse_script
     from slurmspec.version import NEWEST
 
     if version is None and cluster is not None:
         version = cluster.version
     data = source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source
-    if len(data) > MAX_SCRIPT_BYTES:
-        return too_large_finding(parse_script(head_of(data), path, version or NEWEST))
+    if (beyond := beyond_limits(data)) is not None:
+        return too_large_finding(parse_script(head_of(data), path, version or NEWEST), None, beyond)
     checker = None
     if shellcheck:
         import os

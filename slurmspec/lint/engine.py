@@ -22,11 +22,13 @@ from slurmspec.model.script import Script
 
 if TYPE_CHECKING:  # pragma: no cover
     from slurmspec.cluster.policy import Policy
+    from slurmspec.lint.limits import Beyond
     from slurmspec.cluster.profile import Profile
     from slurmspec.lint.shellcheck import ShellCheck
 
 INTERNAL_ERROR = "SB900"
 TOO_LARGE = "SB106"
+TOO_LONG = "SB905"
 
 
 @lru_cache(maxsize=1)
@@ -161,21 +163,31 @@ class _WithShellCheck(frozenset):
         return super().__contains__(code) or (isinstance(code, str) and self.shellcheck.wants(code))
 
 
-def too_large_finding(head: Script, rules: Iterable[Rule] | None = None) -> list[Diagnostic]:
-    """SB106 for a script over slurmctld's size limit, of which only ``head`` was parsed (if SB106 is selected)."""
+def too_large_finding(head: Script, rules: Iterable[Rule] | None = None,
+                      beyond: "Beyond | None" = None) -> list[Diagnostic]:
+    """The one finding for a script past a limit (``beyond``; None: over slurmctld's size), of which
+    only ``head`` was parsed: SB106 past 4 MiB, SB905 past what slurmspec analyses (if selected)."""
     table = registry()
-    if rules is not None and TOO_LARGE not in {rule.code for rule in rules}:
+    code = TOO_LARGE if beyond is None or beyond.what == "bytes" else TOO_LONG
+    if rules is not None and code not in {rule.code for rule in rules}:
         return []
     from slurmspec.lint.limits import MAX_SCRIPT_BYTES
 
     first = head.lines[0].span if head.lines else head.span(0, 0)
     context = Context(head, table)
-    context.report(
-        TOO_LARGE, first,
-        f"the script is larger than {MAX_SCRIPT_BYTES // (1024 * 1024)} MiB, the most slurmctld accepts unless the"
-        " site raised `max_script_size`; the job is refused (\"Pathname of a file, directory or other parameter"
-        " too long\"). slurmspec read no further: move data the job needs into a file it reads",
-    )
+    if code == TOO_LARGE:
+        message = (f"the script is larger than {MAX_SCRIPT_BYTES // (1024 * 1024)} MiB, the most slurmctld accepts"
+                   " unless the site raised `max_script_size`; the job is refused (\"Pathname of a file, directory"
+                   " or other parameter too long\"). slurmspec read no further: move data the job needs into a"
+                   " file it reads")
+    else:
+        what = {"lines": "lines", "options": "options on its `#SBATCH` lines",
+                "words": "words on its `#SBATCH` lines"}[beyond.what]
+        counted = f"{beyond.count:,}" if beyond.what == "lines" else f"more than {beyond.limit:,}"
+        message = (f"the script has {counted} {what}, more than the {beyond.limit:,} slurmspec analyses, so"
+                   " nothing in it was checked; sbatch takes it, but write the repetition as a loop, a job array"
+                   " (`--array`) or a list of inputs in a file the script reads")
+    context.report(code, first, message)
     return context.found
 
 

@@ -11,14 +11,24 @@ whatever the input (a 10 GB log file, ``/dev/zero``, a FIFO that never ends).
 
 Past its limit an input is an error naming the file and the limit (``TooLarge``, an
 ``OSError``: every caller already turns those into a one-line message and exit 2).
+
+What is analysed is bounded too: every pass is linear, but a model of every line costs a
+few hundred bytes and one of every option a few kilobytes, so 4 MiB of one-letter lines
+(two million of them) would still take a minute and gigabytes. A script of more than
+``MAX_SCRIPT_LINES`` lines, or more than ``MAX_DIRECTIVE_OPTIONS`` options or
+``MAX_DIRECTIVE_WORDS`` words on its ``#SBATCH`` lines, is
+reported (SB905) from its first lines and not analysed (``beyond_limits``), as one over
+4 MiB is (SB106); sbatch would still take it. Both limits are far above any real script.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import re
 import stat
 import sys
+from typing import NamedTuple
 
 MAX_SCRIPT_BYTES = 4 * 1024 * 1024  # slurmctld's default max_script_size
 HEAD_BYTES = 64 * 1024  # what is parsed of a larger script, to show where it starts
@@ -27,6 +37,15 @@ HEAD_BYTES = 64 * 1024  # what is parsed of a larger script, to show where it st
 MAX_SETTINGS_BYTES = 1024 * 1024
 # `scontrol --json show node` prints a few kilobytes per node: 64 MiB is some 20,000 nodes.
 MAX_IMPORT_BYTES = 64 * 1024 * 1024
+# What is analysed of a script (see above): within these, any script lints in seconds and
+# well under 300 MB (benchmarks/bench_hostile.py).
+MAX_SCRIPT_LINES = 200_000
+MAX_DIRECTIVE_OPTIONS = 100_000  # `--time=10` is one, `-t 10` one (and two words)
+MAX_DIRECTIVE_WORDS = 2 * MAX_DIRECTIVE_OPTIONS
+_DIRECTIVE_TEXT = {bytes: re.compile(rb"^#(?:SBATCH|SLURM)([^\n]*)", re.MULTILINE),
+                   str: re.compile(r"^#(?:SBATCH|SLURM)([^\n]*)", re.MULTILINE)}
+_WORD = {bytes: re.compile(rb"[^ \t\r\n]+"), str: re.compile(r"[^ \t\r\n]+")}
+_NEWLINE, _DASH = {bytes: b"\n", str: "\n"}, {bytes: b"-", str: "-"}
 
 
 class TooLarge(OSError):
@@ -84,6 +103,50 @@ def read_regular(path: str, limit: int | None = MAX_SCRIPT_BYTES) -> bytes:
         if kind is not None:
             raise NotAFile(f"{kind}, not a regular file")
         return handle.read() if limit is None else handle.read(limit + 1)
+
+
+class Beyond(NamedTuple):
+    """The limit a script is past: ``what`` is "bytes", "lines", "options" or "words" (on ``#SBATCH``
+    lines), ``count`` how many it has (for options and words, at least: counting stops past the limit)."""
+
+    what: str
+    count: int
+    limit: int
+
+
+def beyond_limits(data: bytes | str) -> Beyond | None:
+    """The limit ``data`` (a whole script, or its first ``MAX_SCRIPT_BYTES + 1`` bytes) is past, else None.
+
+    O(len(data)); a script too short to reach a limit is not even scanned. Options are
+    counted from the words of the ``#SBATCH`` lines as getopt could at most read them: a
+    word starting ``--`` is one, a word ``-abc`` as many as its letters (a bundle ``-HHHH...``
+    is one option per letter).
+    """
+    size = len(data)
+    if isinstance(data, str) and size * 4 > MAX_SCRIPT_BYTES:
+        size = len(data.encode("utf-8", "surrogatepass"))
+    if size > MAX_SCRIPT_BYTES:
+        return Beyond("bytes", size, MAX_SCRIPT_BYTES)
+    kind = type(data)
+    if len(data) > MAX_SCRIPT_LINES:  # every line takes a character
+        newline = _NEWLINE[kind]
+        lines = data.count(newline) + (0 if data.endswith(newline) else 1)
+        if lines > MAX_SCRIPT_LINES:
+            return Beyond("lines", lines, MAX_SCRIPT_LINES)
+    if len(data) > MAX_DIRECTIVE_OPTIONS:  # every option takes a character
+        dash, word = _DASH[kind], _WORD[kind]
+        options = words = 0
+        for line in _DIRECTIVE_TEXT[kind].finditer(data):
+            for found in word.finditer(data, line.start(1), line.end(1)):
+                words += 1
+                text = found.group()
+                if text.startswith(dash):
+                    options += 1 if text.startswith(dash + dash) else len(text) - 1
+                    if options > MAX_DIRECTIVE_OPTIONS:
+                        return Beyond("options", options, MAX_DIRECTIVE_OPTIONS)
+                if words > MAX_DIRECTIVE_WORDS:
+                    return Beyond("words", words, MAX_DIRECTIVE_WORDS)
+    return None
 
 
 def head_of(data: bytes) -> bytes:

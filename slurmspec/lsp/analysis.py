@@ -44,19 +44,20 @@ class _Gathered(ShellCheck):
         return [attrs.evolve(d, severity=_override(d.code, self.severity) or d.severity) for d in found]
 
 
-def too_large(snapshot: Snapshot) -> bool:
-    """Larger than slurmctld accepts (4 MiB by default); the cheap length test spares most encodes."""
-    from slurmspec.lint.limits import MAX_SCRIPT_BYTES
+def too_large(snapshot: Snapshot):
+    """The limit the document is past (``slurmspec.lint.limits.beyond_limits``: larger than slurmctld
+    accepts, or longer than slurmspec analyses), else None."""
+    from slurmspec.lint.limits import beyond_limits
 
-    text = snapshot.text
-    return len(text) * 4 > MAX_SCRIPT_BYTES and len(text.encode("utf-8", "surrogatepass")) > MAX_SCRIPT_BYTES
+    return beyond_limits(snapshot.text)
 
 
-def parse_snapshot(snapshot: Snapshot, settings: LintSettings) -> Script:
-    """The parsed document; of a document too large for slurmctld, only its head, as the CLI does."""
+def parse_snapshot(snapshot: Snapshot, settings: LintSettings, beyond) -> Script:
+    """The parsed document; of a document past a limit (``beyond``, from ``too_large``), only its
+    head, as the CLI does."""
     from slurmspec.parser.script import parse_script
 
-    if too_large(snapshot):
+    if beyond is not None:
         from slurmspec.lint.limits import head_of
 
         return parse_script(head_of(snapshot.text.encode("utf-8", "surrogatepass")), snapshot.path, settings.version)
@@ -76,9 +77,10 @@ def lint_snapshot(
         return LintResult(snapshot, None, (), settings)
     from slurmspec.lint.engine import lint_script, too_large_finding
 
-    script = parse_snapshot(snapshot, settings)
-    if too_large(snapshot):  # refused by slurmctld: SB106 alone, never analysed
-        return LintResult(snapshot, script, tuple(too_large_finding(script, settings.rules)), settings)
+    beyond = too_large(snapshot)
+    script = parse_snapshot(snapshot, settings, beyond)
+    if beyond is not None:  # SB106 or SB905 alone, never analysed
+        return LintResult(snapshot, script, tuple(too_large_finding(script, settings.rules, beyond)), settings)
     checker = None
     if shellcheck_comments is not None:
         checker = _Gathered(settings.shellcheck_checker(snapshot.path), shellcheck_comments)
