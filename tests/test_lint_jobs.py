@@ -163,3 +163,42 @@ def test_an_exception_that_cannot_travel_arrives_as_text():
         for item in map_in_order(_raises_unpicklable, range(40), 2):
             seen.append(item)
     assert seen == list(range(20))
+
+
+def test_workers_end_with_a_terminated_parent(tmp_path):
+    # A parent stopped by SIGTERM (a CI time-out, a scheduler's kill) leaves no worker linting on:
+    # each checks between files that its parent is still there, and its task pipe ends with it.
+    import time
+
+    for number in range(2000):
+        shutil.copy(FIXTURES / "SB001" / "example.sbatch", tmp_path / f"{number:05d}.sbatch")
+    parent = subprocess.Popen([sys.executable, "-m", "slurmspec", "lint", "--no-config", "--jobs", "2",
+                               "--format", "json", str(tmp_path)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 120
+    workers: list[int] = []
+    while not workers and parent.poll() is None and time.monotonic() < deadline:
+        workers = _children(parent.pid)
+        time.sleep(0.05)
+    if not workers:
+        pytest.skip("the run ended before its workers could be seen")
+    parent.terminate()
+    parent.wait(timeout=60)
+    while any(os.path.exists(f"/proc/{pid}") and _state(pid) != "Z" for pid in workers):
+        assert time.monotonic() < deadline, f"workers {workers} still running after their parent ended"
+        time.sleep(0.05)
+
+
+def _children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as handle:
+            return [int(word) for word in handle.read().split()]
+    except OSError:
+        return []
+
+
+def _state(pid: int) -> str:
+    try:
+        with open(f"/proc/{pid}/stat") as handle:
+            return handle.read().rsplit(")", 1)[1].split()[0]
+    except OSError:
+        return "Z"
