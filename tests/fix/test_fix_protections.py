@@ -247,8 +247,11 @@ sys.exit(main(["lint", "--no-config", "--fix", sys.argv[1]]))
                                             (signal.SIGINT, 130)])  # main() turns KeyboardInterrupt into 130
 def test_a_signal_during_the_write_leaves_no_temporary_file(tmp_path, signum, status):
     path = script_file(tmp_path)
+    # An xdist worker may run with SIGINT ignored, and a child inherits that: Python then installs no
+    # KeyboardInterrupt handler and the SIGINT case never ends. The child gets the default back.
     child = subprocess.Popen([sys.executable, "-c", PAUSE_IN_THE_WRITE, str(path)], stdin=subprocess.PIPE,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     try:
         ready, _, _ = select.select([child.stdout], [], [], 60)  # a safety net for a regression, not a timing
         assert ready and child.stdout.readline() == "paused\n"
