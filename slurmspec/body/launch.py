@@ -165,6 +165,9 @@ def _where(cmd: Command, index: LineIndex, lo: int, hi: int) -> _Where:
 def analyse_body(body: str, offset: int, index: LineIndex, *, strict: bool = False) -> BodyInfo:
     """Launches and variable assignments of ``body``, which starts at ``offset`` in the file.
 
+    O(len(body)): the commands stream past one at a time (``iter_commands``) and only the
+    launches, the assignments and each command's span and name (``CommandHeads``) are kept.
+
     Internal errors are swallowed (the statement is skipped) so the header is
     always checked; ``strict=True`` re-raises them, for tests.
     """

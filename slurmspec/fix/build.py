@@ -161,6 +161,7 @@ def reads_cleanly(words: str, version, script: Script | None = None, keep: tuple
     (given ``script``) without setting an option that another directive of it sets
     (outside the ``keep`` range, the text being rewritten)? Making such words count
     would silently replace one of the two values, so which one was meant is the user's call.
+    O(log n) per question once the script's options are indexed (``_Options``, O(n) once).
     """
     from slurmspec.parser.script import parse_script
 

@@ -79,7 +79,7 @@ _NOTHING = Found((), ())
 
 
 def find_suppressions(script: Script) -> Found:
-    """Every suppression comment of ``script``, and the ones that are malformed."""
+    """Every suppression comment of ``script``, and the ones that are malformed; O(lines)."""
     source = script.source
     if not _QUICK.search(source):
         return _NOTHING

@@ -50,6 +50,9 @@ def job_model_of(ctx) -> JobModel:
 
 
 def _build(script) -> JobModel:
+    # O(components + launches): a component per hetjob component, a step per launch statement
+    # (each through its chain, with the per-script environment index), and JobModel indexes the
+    # steps by launch so ``step_of`` is O(1).
     comps = tuple(component(c.index, c.request, script.version) for c in script.components)
     if not comps:
         return JobModel((), ())

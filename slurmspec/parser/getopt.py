@@ -377,7 +377,7 @@ def run_getopt(
     typed: Callable[[OptionSpec, str | None], Any] | None = None,
     hints: Hints | None = None,
 ) -> GetoptResult:
-    """Run sbatch's option parsing over ``words``; never raises. ``typed(option, value)``, when
+    """Run sbatch's option parsing over ``words``, in O(words); never raises. ``typed(option, value)``, when
     given, is each directive's typed value (made with it, not copied in afterwards); ``hints``
     is shared by the runs over one script (``Hints``)."""
     return _Getopt(words, version, component, ignored, make_span, source, typed, hints).run()

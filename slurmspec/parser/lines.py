@@ -18,7 +18,7 @@ _KINDS = {
 
 
 def split_lines(text: str) -> list[Line]:
-    """Group the grammar's tokens into lines; the lines cover ``text`` exactly."""
+    """Group the grammar's tokens into lines; the lines cover ``text`` exactly. O(len(text))."""
     lines: list[Line] = []
     append = lines.append
     kind, content, start = LineKind.EMPTY, "", 0

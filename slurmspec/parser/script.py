@@ -40,6 +40,9 @@ def decode(source: str | bytes) -> tuple[str, bool]:
 
 @collector_paused
 def parse_script(source: str | bytes, path: str | None = None, version: Version = NEWEST) -> Script:
+    """The parsed script, in O(len(text)): the lines, each directive line tokenised once, getopt per
+    component, each distinct option value read once, the requests built in one pass. The body is
+    read later, when a rule first asks (``Script.body``)."""
     text, undecodable = decode(source)
     index = LineIndex(text)
 

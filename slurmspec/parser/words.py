@@ -66,7 +66,9 @@ def _compact(offsets: list[int]) -> tuple[int, ...] | range:
 
 
 def tokenise(text: str, base: int, version: Version) -> Tokenised:
-    """Tokenise ``text`` (the directive line after its prefix), which starts at file offset ``base``."""
+    """Tokenise ``text`` (the directive line after its prefix), which starts at file offset ``base``.
+
+    O(len(text)); each word's offsets are a ``range`` unless a quote or escape was dropped."""
     words: list[RawWord] = []
     separator = None
     comment_start = None
