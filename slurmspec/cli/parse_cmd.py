@@ -33,10 +33,16 @@ def read_script(args: argparse.Namespace, shown: str):
     from slurmspec.lint.config import ConfigError
     from slurmspec.parser.script import parse_script
 
+    from slurmspec.lint.limits import beyond_limits
+
     try:
         data = read_input(args.path)
     except OSError as exc:
         return error(f"{shown}: cannot read: {exc.strerror or exc}")
+    beyond = beyond_limits(data)  # what `lint` does not analyse (SB905) is not modelled here either
+    if beyond is not None:
+        return error(f"{shown}: more than {beyond.limit:,} {beyond.what}"
+                     f"{'' if beyond.what == 'lines' else ' on #SBATCH lines'}, more than slurmspec reads")
     path = None if args.path == "-" else args.path
     try:
         version = script_release(args, path)
