@@ -16,7 +16,7 @@ from typing import Iterable, Iterator, Sequence
 import attrs
 
 from slurmspec.body.nesting import Nesting
-from slurmspec.body.shell import Op, Token, TokenStream, Word, iter_tokens
+from slurmspec.body.shell import Op, Token, TokenStream, Word, token_batches
 from slurmspec.frozen import define, frozen
 
 __all__ = ["Assignment", "Command", "CommandHeads", "split_commands", "iter_commands", "declarations", "ASSIGNMENT", "MAX_WORDS"]
@@ -153,7 +153,7 @@ def iter_commands(text: str, base: int = 0, posmap: Sequence[int] | None = None)
     at any time is the command at hand (at most ``MAX_WORDS`` words of it) and the
     rest of its and-or list, never the whole body.
     """
-    return _Grouper(TokenStream(iter_tokens(text, base, posmap))).run()
+    return _Grouper(TokenStream(token_batches(text, base, posmap))).run()
 
 
 class _Grouper:
@@ -169,7 +169,7 @@ class _Grouper:
     def run(self) -> Iterator[Command]:
         toks, i = self.toks, 0
         while toks.has(i):
-            tok = toks[i]
+            tok = toks.held[i - toks.first]
             i += 1
             if self.skip is not None:
                 i = self._skipping(tok, i)
@@ -177,6 +177,9 @@ class _Grouper:
                 i = self._op(tok, i)
             else:
                 i = self._word(tok, i)
+                if i - toks.first > 4096:  # a long line of words: let the read ones go
+                    toks.forget(i)
+                continue  # a word ends no and-or list
             toks.forget(i)
             if not self.list_start and len(self.out) > MAX_WORDS:
                 # An and-or list of thousands of commands (`a && a && ...`): those read so far are
@@ -219,7 +222,10 @@ class _Grouper:
                 return i
             self.pending_function = False
             cur.context = self.stack.context()
-        cur.touch(w.start, w.end)
+        if cur.start < 0:  # cur.touch(w.start, w.end), inline: once per word of the body
+            cur.start = w.start
+        if w.end > cur.end:
+            cur.end = w.end
         if len(cur.words) < MAX_WORDS:
             cur.words.append(w)
         return i

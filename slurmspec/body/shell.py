@@ -19,7 +19,7 @@ import attrs
 from slurmspec.body.scan import ansi_close, balanced, close_quote, dquote, line_end
 from slurmspec.frozen import frozen
 
-__all__ = ["Word", "Op", "Token", "tokenize", "iter_tokens", "TokenStream"]
+__all__ = ["Word", "Op", "Token", "tokenize", "iter_tokens", "token_batches", "TokenStream"]
 
 
 @frozen(slots=True)
@@ -62,6 +62,10 @@ _OP = re.compile(
     r"|<<<|<<-|<<|<>|<&|<|>>|>&|>\||>"
 )
 _FD = re.compile(r"[0-9]+(?=[<>])")
+# Most words: blanks, then a plain run that a blank, a line end or an operator ends, and that is
+# neither a comment nor a file descriptor (`2>`) -- what the full scan below would make of it,
+# taken in one match (the tokenizer is the hottest loop of a lint).
+_PLAIN_WORD = re.compile(r"[ \t\r\f\v]*([^\s'\"\\$`;&|()<>#0-9][^\s'\"\\$`;&|()<>]*)(?=[ \t\r\f\v\n;&|()]|\Z)")
 # After a plain run these always end the word (``<`` and ``>`` may open ``<(...)``: not here).
 _ENDS_PLAIN_WORD = frozenset(" \t\r\f\v\n;&|()")
 _REDIRS = frozenset({"<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">&", ">|", ">", "&>", "&>>"})
@@ -162,50 +166,66 @@ def tokenize(text: str, base: int = 0, posmap: Sequence[int] | None = None) -> l
     ``posmap`` (one absolute offset per character) is used when ``text`` is the
     decoded content of a quoted string, e.g. the argument of ``bash -c``.
     """
-    return list(iter_tokens(text, base, posmap))
-
-
-class TokenStream:
-    """``iter_tokens`` read by index, as far ahead as asked; ``forget(i)`` drops what comes before ``i``,
-    so grouping a whole body holds the tokens of the command at hand, not all of them."""
-
-    __slots__ = ("_tokens", "_held", "_first")
-
-    def __init__(self, tokens: Iterator[Token]) -> None:
-        self._tokens, self._held, self._first = tokens, [], 0  # _held[0] is token number _first
-
-    def has(self, i: int) -> bool:
-        while i - self._first >= len(self._held):
-            token = next(self._tokens, None)
-            if token is None:
-                return False
-            self._held.append(token)
-        return True
-
-    def __getitem__(self, i: int) -> Token:
-        self.has(i)
-        return self._held[i - self._first]
-
-    def between(self, start: int, end: int) -> list[Token]:
-        self.has(end - 1)
-        return self._held[start - self._first:end - self._first]
-
-    def forget(self, i: int) -> None:
-        if i - self._first > 64:  # in batches: each drop shifts the list
-            del self._held[:i - self._first]
-            self._first = i
+    return [token for batch in token_batches(text, base, posmap) for token in batch]
 
 
 def iter_tokens(text: str, base: int = 0, posmap: Sequence[int] | None = None) -> Iterator[Token]:
     """The tokens of ``text`` one by one (see ``tokenize``); O(len(text))."""
+    for batch in token_batches(text, base, posmap):
+        yield from batch
+
+
+class TokenStream:
+    """The tokens of ``token_batches`` read by index, as far ahead as asked; ``forget(i)`` drops what
+    comes before ``i``, so grouping a whole body holds the tokens at hand, not all of them.
+
+    ``has(i)`` must be asked before ``self[i]`` (it reads ahead as needed); both are O(1)."""
+
+    __slots__ = ("_batches", "held", "first")
+
+    def __init__(self, batches: Iterator[list[Token]]) -> None:
+        self._batches, self.held, self.first = batches, [], 0  # held[0] is token number ``first``
+
+    def has(self, i: int) -> bool:
+        while i - self.first >= len(self.held):
+            batch = next(self._batches, None)
+            if batch is None:
+                return False
+            self.held.extend(batch)
+        return True
+
+    def __getitem__(self, i: int) -> Token:
+        return self.held[i - self.first]
+
+    def between(self, start: int, end: int) -> list[Token]:
+        self.has(end - 1)
+        return self.held[start - self.first:end - self.first]
+
+    def forget(self, i: int) -> None:
+        if i - self.first > 1024:  # now and then: each drop shifts what is left (callers check it too)
+            del self.held[:i - self.first]
+            self.first = i
+
+
+def token_batches(text: str, base: int = 0, posmap: Sequence[int] | None = None) -> Iterator[list[Token]]:
+    """The tokens of ``text`` a few hundred at a time, in order; O(len(text))."""
     local: list[tuple[str, int, int, tuple]] = []
     heredocs: list[tuple[str, bool]] = []
     want_delim: bool | None = None
     i, n = 0, len(text)
     while i < n:
         if len(local) >= 256:  # a batch at a time: the body's tokens are never all held
-            yield from _made(local, base, posmap)
+            yield _made(local, base, posmap)
             local.clear()
+        plain = _PLAIN_WORD.match(text, i)
+        if plain is not None:
+            word = plain.group(1)
+            local.append(("word", plain.start(1), plain.end(), (word, word, False, False)))
+            if want_delim is not None:
+                heredocs.append((word, want_delim))
+                want_delim = None
+            i = plain.end()
+            continue
         c = text[i]
         if c in " \t\r\f\v":
             i = _BLANK.match(text, i).end()
@@ -250,7 +270,7 @@ def iter_tokens(text: str, base: int = 0, posmap: Sequence[int] | None = None) -
             heredocs.append((value, want_delim))
             want_delim = None
         i = end
-    yield from _made(local, base, posmap)
+    yield _made(local, base, posmap)
 
 
 def _made(local: list[tuple[str, int, int, tuple]], base: int, posmap: Sequence[int] | None) -> list[Token]:
