@@ -4,9 +4,10 @@ Run: python benchmarks/bench_hostile.py [--only NAME[,NAME]] [--timeout 600] [--
 
 Each case is generated in a temporary folder and linted by one process
 (``slurmspec lint --no-config --exit-zero --jobs 1 --format concise``, output
-discarded). Wall seconds and the process's peak resident set (``wait4``) are
-printed; a case still running after ``--timeout`` seconds is killed and shown
-as such. The language-server rows drive a real ``slurmspec lsp`` with the
+discarded). Wall and CPU seconds and the process's peak resident set (``wait4``:
+it includes the few tens of MiB of this process it was forked from) are printed;
+a case still running after ``--timeout`` seconds is killed and shown as such.
+``--python`` runs another checkout's interpreter (a "before" for comparison). The language-server rows drive a real ``slurmspec lsp`` with the
 client of ``bench_lsp.py``: 20 full-text edits of a 3 MB document, and 20,000
 small edits of a short one, each printing the server's resident set before
 and after. Never asserts: timings belong in notes, not tests
@@ -24,6 +25,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 from bench_lsp import script_of  # the realistic header and body block, shared with the LSP timing
 
@@ -40,23 +42,38 @@ def _fill(block: str, size: int, head: str = "") -> str:
     return head + block * ((size - len(head)) // len(block))
 
 
-def cases() -> dict[str, str]:
+def cases() -> dict[str, Callable[[], str]]:
+    """Each case's name and how to make it (one at a time: this process stays small)."""
     realistic = script_of(10_000)
-    body = realistic[realistic.index("\nmodule purge"):]
+    head, body = realistic.split("\nmodule purge", 1)
+    body = "\nmodule purge" + body
+    gpu = "#!/bin/bash\n#SBATCH -N 2\n#SBATCH --gpus-per-node=4\n"
     return {
         # Two GPUs per node and one task per node: the launch rules look at every step.
-        "srun x 8,000": _lines("srun python train.py\n", 8_000, "#!/bin/bash\n#SBATCH -N 2\n#SBATCH --gpus-per-node=4\n"),
-        "#SBATCH x 100,000": _lines("#SBATCH --time=10\n", 100_000),
-        "echo a b c d e f g h x 150,000": _lines("echo a b c d e f g h\n", 150_000),
-        "4 MiB of a\\n": _fill("a\n", LIMIT),
-        "if a; then x 380,000": _lines("if a; then\n", 380_000),
-        "realistic, 10,000 lines": realistic,
-        "realistic, 4 MiB": _fill(body, LIMIT, realistic[: realistic.index("\nmodule purge")]),
+        "srun x 8,000": lambda: _lines("srun python train.py\n", 8_000, gpu),
+        "#SBATCH x 100,000": lambda: _lines("#SBATCH --time=10\n", 100_000),
+        "echo a b c d e f g h x 150,000": lambda: _lines("echo a b c d e f g h\n", 150_000),
+        "4 MiB of a\\n": lambda: _fill("a\n", LIMIT),
+        "if a; then x 380,000": lambda: _lines("if a; then\n", 380_000),
+        "realistic, 10,000 lines": lambda: realistic,
+        "realistic, 4 MiB": lambda: _fill(body, LIMIT, head),
+        # Past what is analysed (SB905): reported from the first lines, in no time.
+        "#SBATCH x 349,000 (4 MiB)": lambda: _lines("#SBATCH -t1\n", 349_000),
+        "one #SBATCH line of 4 million options": lambda: "#!/bin/bash\n#SBATCH -" + "H" * (LIMIT - 32) + "\n",
+        # Within the limits but one long body line: two million words streamed past.
+        "one body line of 2 million words": lambda: "#!/bin/bash\necho" + " a" * ((LIMIT - 20) // 2) + "\n",
     }
 
 
+# slurmspec's main, then the process's own peak resident set (VmHWM): wait4's ru_maxrss would
+# count the size of this process too, which the child had until it ran exec.
+_RUN = ("import sys\nfrom slurmspec.cli import main\ncode = main(sys.argv[1:])\n"
+        "sys.stderr.write('\\npeak ' + open('/proc/self/status').read().split('VmHWM:')[1].split()[0])\n"
+        "sys.exit(code)\n")
+
+
 def run_lint(python: str, path: Path, timeout: float) -> tuple[str, str]:
-    command = [python, "-m", "slurmspec", "lint", "--no-config", "--exit-zero", "--jobs", "1",
+    command = [python, "-c", _RUN, "lint", "--no-config", "--exit-zero", "--jobs", "1",
                "--format", "concise", str(path)]
     start = time.perf_counter()
     with tempfile.TemporaryFile() as errors:
@@ -77,8 +94,11 @@ def run_lint(python: str, path: Path, timeout: float) -> tuple[str, str]:
         errors.seek(0)
         stderr = errors.read()
     code = os.waitstatus_to_exitcode(status)
+    stderr, _, peak = stderr.rpartition(b"\npeak ")
     note = "" if code == 0 and b"Traceback" not in stderr else f" (exit {code}: {stderr[-200:].decode(errors='replace')})"
-    return f"{seconds:.2f} s{note}", f"{usage.ru_maxrss / 1024:.0f} MiB"
+    cpu = usage.ru_utime + usage.ru_stime  # moves far less than wall time on a shared machine
+    shown = f"{int(peak) / 1024:.0f} MiB" if peak.strip().isdigit() else f"{usage.ru_maxrss / 1024:.0f} MiB (ru_maxrss)"
+    return f"{seconds:.2f} s wall, {cpu:.2f} s CPU{note}", shown
 
 
 def _rss_mib(pid: int) -> float:
@@ -166,13 +186,15 @@ def main() -> None:
     wanted = [name.strip() for name in args.only.split(",") if name.strip()]
     rows: list[tuple[str, str, str]] = []
     with tempfile.TemporaryDirectory(prefix="slurmspec-hostile-") as work:
-        for number, (name, text) in enumerate(cases().items()):
+        for number, (name, make) in enumerate(cases().items()):
             if wanted and not any(part in name for part in wanted):
                 continue
             path = Path(work, f"case-{number}.sbatch")
+            text = make()
             path.write_text(text)
             seconds, peak = run_lint(args.python, path, args.timeout)
             rows.append((f"lint {name} ({len(text.encode()) / 1024:,.0f} KiB)", seconds, peak))
+            del text
             print(*rows[-1], sep="  ", flush=True)
     if not args.no_lsp and not wanted:
         big = _fill("echo a b c d e f g h\n", 3 * MIB, "#!/bin/bash\n#SBATCH --time=10\n")
