@@ -68,6 +68,7 @@ FAMILIES = {
         "nodelist_hostname",
         "unset_slurm_variables",
         "export_restricts_steps",
+        "swallowed_option",
     ),
     "launch": (
         "launcher_tasks_per_node",

@@ -9,19 +9,24 @@ first word that is not an option or an option's value stops it with
 
 from __future__ import annotations
 
-from slurmspec.kinds import IssueKind, Outcome, Severity
+from slurmspec.kinds import Fixability, IssueKind, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.parse._issues import report_issues
+from slurmspec.model.swallowed import swallowed_options
+from slurmspec.rules.parse._issues import issues_of, report_issues
+from slurmspec.rules.traps.swallowed_option import report_swallow
 
 
-@rule("SB007", "stray-word", Severity.ERROR, Outcome.REFUSED)
+@rule("SB007", "stray-word", Severity.ERROR, Outcome.REFUSED, fix=Fixability.SOMETIMES)
 def stray_word(ctx: Context) -> None:
     """
         ## What it does
         Finds words on `#SBATCH` lines that are not options and not an option's value, such as
         `#SBATCH --time=10 extra`, `#SBATCH --exclusive user` (optional values need `=`), or
-        anything after `--`.
+        anything after `--`. When the stray word comes of an option left without a value at the
+        end of the line before (`#SBATCH --job-name` then `#SBATCH --partition batch`: the job
+        name becomes `--partition`, and `batch` is stray), it is reported on that option, with a
+        fix that removes it.
 
         ## Why is this bad?
         sbatch's option parsing stops at the first non-option word and sbatch refuses the script
@@ -47,7 +52,15 @@ def stray_word(ctx: Context) -> None:
         ## References
         - `src/sbatch/opt.c:_opt_batch_script()` ("Invalid directive found in batch script")
     """
-    report_issues(ctx, IssueKind.STRAY_WORD, "SB007")
+    # `#SBATCH --job-name` then `#SBATCH --partition batch`: the stray `batch` comes of the option
+    # with no value, which took `--partition`; that line is the one to change (and the fix's).
+    caused = {swallow.stray.span.start: swallow for swallow in swallowed_options(ctx.script) if swallow.stray}
+    for issue in issues_of(ctx, IssueKind.STRAY_WORD):
+        swallow = caused.get(issue.span.start)
+        if swallow is None:
+            ctx.report("SB007", issue.span, issue.message)
+        else:
+            report_swallow(ctx, "SB007", swallow)
 
 
 @rule("SB008", "unmatched-quote", Severity.ERROR, Outcome.REFUSED)
