@@ -1,0 +1,94 @@
+"""Issue 24's claims about what Slurm and bash do, run on the throwaway Slurm of each release.
+
+Each test pairs what real Slurm does with what slurmspec says about the same script:
+
+* a misspelt prefix (`#SBTACH`, `#SBSTCH`, `#SBATCh`) is a comment: a bad partition on it
+  is not even looked at (SB202), while the same line written `#SBATCH` is refused;
+* an option with no value at the end of its line takes the next line's option: the job is
+  named `--partition`, or sbatch stops on the stray word that follows
+  ("Invalid directive found in batch script: batch") (SB007 and SB251, on the empty line);
+* `--signal=B:USR1@T` without a trap kills the batch shell: FAILED, ExitCode 0:10 (SB253);
+  a trap runs only once a foreground step has ended, and at once while the shell `wait`s;
+* a launcher started with `&` and never waited for is killed when the script ends, and the
+  job is COMPLETED (SB322).
+
+The jobs are a few seconds long (the signal ones under a minute), and submitted together.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from slurmspec.lint import lint_text
+from tests.slurm_cluster import TERMINAL_STATES
+from tests.slurm_layout import ClusterLayout
+
+# Eight CPUs claimed on the one real node (config_overrides keeps slurmd from draining it), so
+# every job of a test runs at once; the jobs mostly sleep.
+RECALL_LAYOUT = ClusterLayout(
+    name="recall",
+    nodes="NodeName={host} NodeAddr=127.0.0.1 CPUs=8 Boards=1 SocketsPerBoard=1 CoresPerSocket=8 ThreadsPerCore=1"
+          " RealMemory={real_mem} State=UNKNOWN\n",
+    partitions="PartitionName=debug Nodes={host} Default=YES MaxTime=04:00:00 State=UP\n",
+    gres="",
+    extra="SlurmdParameters=config_overrides\n",
+)
+RELEASES = ["22.05", "24.11"]
+
+
+def _codes(script: str, version) -> dict[str, list[int]]:
+    """slurmspec's findings on ``script``: code -> the lines it reports."""
+    found: dict[str, list[int]] = {}
+    for diagnostic in lint_text(script, version=version):
+        found.setdefault(diagnostic.code, []).append(diagnostic.span.line)
+    return found
+
+
+def _wait_all(cluster, jobs: list[int], timeout: float) -> dict[int, dict[str, str]]:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        infos = {job: cluster.job_info(job) for job in jobs}
+        if all(info.get("JobState") in TERMINAL_STATES for info in infos.values()):
+            return infos
+        time.sleep(0.5)
+    for job in jobs:
+        cluster.run(["scancel", str(job)], timeout=10)
+    raise AssertionError(f"jobs still running after {timeout}s: {infos}")
+
+
+@pytest.mark.parametrize("release", RELEASES)
+@pytest.mark.parametrize("prefix", ["#SBTACH", "#SBSTCH", "#SBATCh"])
+def test_a_misspelt_prefix_is_a_comment_to_sbatch(slurm_cluster_for, release, prefix):
+    cluster = slurm_cluster_for(release, RECALL_LAYOUT)
+    script = f"#!/bin/bash\n{prefix} --partition=no-such-partition\n#SBATCH --time=1\nsrun true\n"
+    assert cluster.test_only(script).accepted  # the partition is never read
+    refused = cluster.test_only(script.replace(prefix, "#SBATCH"))
+    assert not refused.accepted and "partition" in refused.output.lower()
+    assert _codes(script, cluster.version).get("SB202") == [2]
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_an_option_without_value_takes_the_next_lines_option(slurm_cluster_for, release, tmp_path: Path):
+    cluster = slurm_cluster_for(release, RECALL_LAYOUT)
+    tmp_path.chmod(0o755)
+    refused_script = "#!/bin/bash\n#SBATCH --job-name\n#SBATCH --partition batch\n#SBATCH --time=1\nsrun true\n"
+    refused = cluster.test_only(refused_script)
+    assert not refused.accepted
+    assert "Invalid directive found in batch script: batch" in refused.output
+    assert _codes(refused_script, cluster.version).get("SB007") == [2]
+
+    taken_script = ("#!/bin/bash\n#SBATCH --job-name\n#SBATCH --partition=no-such-partition\n"
+                    "#SBATCH --output\n#SBATCH --exclusive\n#SBATCH --time=1\n#SBATCH --hold\ntrue\n")
+    job = cluster.job_id(cluster.submit(taken_script, cwd=tmp_path))
+    try:
+        info = cluster.job_info(job)
+    finally:
+        cluster.run(["scancel", str(job)], timeout=10)
+    assert info["JobName"] == "--partition=no-such-partition"  # the partition line is the job's name
+    assert info["Partition"] == "debug"
+    assert info["StdOut"].endswith("/--exclusive")  # and the log is a file named --exclusive
+    assert info["OverSubscribe"] != "NO"  # the job is not exclusive
+    assert _codes(taken_script, cluster.version).get("SB251") == [2, 4]
