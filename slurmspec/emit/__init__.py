@@ -59,6 +59,8 @@ def generated_body(spec: Spec, version: Version = NEWEST) -> str:
         if setup:
             lines += ["", *setup]
         cleanup = undo + cleanup
+    if spec.section("chain") is not None:
+        lines += ["", *stop.done_marker(spec)]
     if needs_rendezvous(spec):
         lines += ["", "# Rendezvous: first node of the allocation, port derived from the job id", RENDEZVOUS]
     launch = launch_command(spec, version)

@@ -11,6 +11,11 @@ the signal on (srun forwards it to every process of its step), and knows the run
 was stopped when the running launch got it. The program saves its state and
 exits 0; a ``[chain]`` then queues the next link. A run that ended by itself
 queues nothing and the job ends with the program's status.
+
+A launch that got the signal may still have finished its work (in the second
+before the signal was passed on, while its launcher tore down): only the
+program can tell, so a chained program creates the file ``$CHAIN_DONE`` when
+its work is complete, and no link is queued after that.
 """
 
 from __future__ import annotations
@@ -113,6 +118,24 @@ def waited(launch: str, name: str) -> list[str]:
     ]
 
 
+def done_marker(spec: Spec) -> list[str]:
+    """Lines that export ``CHAIN_DONE``, the file a chained program creates when its work is complete.
+
+    It lives in a new private folder (``mktemp -d``, mode 0700) under the job's working
+    folder, which every node of the job and a pyxis container (mounted at ``$PWD``) can
+    reach, unlike node-local storage; a name nobody can guess, so nobody else can
+    create the file and end the chain.
+    """
+    if spec.section("chain") is None:
+        return []
+    return [
+        "# The program creates $CHAIN_DONE when its work is complete: a run that finishes while the",
+        "# signal is being passed on then queues no further link.",
+        'slurmspec_chain_dir=$(mktemp -d "$PWD/.slurmspec-chain.XXXXXXXXXX") || exit 1',
+        'export CHAIN_DONE="$slurmspec_chain_dir/done"',
+    ]
+
+
 def continuation(spec: Spec) -> list[str]:
     """The chain's next link: queued only by a run the signal stopped and that exited 0."""
     chain = spec.section("chain")
@@ -129,12 +152,17 @@ def continuation(spec: Spec) -> list[str]:
         submit = ('scontrol write batch_script "$SLURM_JOB_ID" - | sbatch --dependency=afterany:"$SLURM_JOB_ID"'
                   " --export=ALL,CHAIN_INDEX=$((slurmspec_link + 1))")
     return [
-        f"# Chain: a run the signal stopped, and that exited 0, queues the next link (at most {count}).",
-        "# afterany starts it once this job has ended, in whatever state, so no link waits forever;",
-        "# a run that ended by itself (its work done, or failed) queues nothing.",
+        f"# Chain: a run the signal stopped, that exited 0 and did not create $CHAIN_DONE, queues the next",
+        f"# link (at most {count}). afterany starts it once this job has ended, in whatever state, so no",
+        "# link waits forever; a run that ended by itself (its work done, or failed) queues nothing.",
+        "slurmspec_done=0",
+        '[ -e "$CHAIN_DONE" ] && slurmspec_done=1',
+        'rm -rf -- "$slurmspec_chain_dir"',
         "slurmspec_link=${CHAIN_INDEX:-0}",
         "case $slurmspec_link in ''|*[!0-9]*) slurmspec_link=0 ;; esac",
-        'if [ "$slurmspec_stopped" = 1 ] && [ "$status" -eq 0 ]; then',
+        'if [ "$slurmspec_stopped" = 1 ] && [ "$status" -eq 0 ] && [ "$slurmspec_done" = 1 ]; then',
+        '    echo "slurmspec: the program created $CHAIN_DONE: the work is done, no further link" >&2',
+        'elif [ "$slurmspec_stopped" = 1 ] && [ "$status" -eq 0 ]; then',
         f'    if [ "$slurmspec_link" -lt {count} ]; then',
         f'        {submit} || {{ echo "slurmspec: could not queue the next link of the chain" >&2; status=1; }}',
         "    else",

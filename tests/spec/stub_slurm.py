@@ -36,12 +36,14 @@ got=0
 trap 'got=1' "${STUB_SIGNAL:-USR1}"
 case "${1:-}" in
     fail) exit 3 ;;
-    stop|stop-fail)
+    stop|stop-fail|finish)
         [ "${STUB_SIGNAL_AT:-}" = staging ] || kill -s "${STUB_SIGNAL:-USR1}" "$PPID"
         for _ in $(seq 600); do [ "$got" = 1 ] && break; sleep 0.05; done
         echo "prog: got=$got" >&2
         [ "$got" = 1 ] || exit 9
-        [ "$1" = stop ] || exit 4 ;;
+        # finish: the work was complete when the signal came; the program says so
+        [ "$1" = finish ] && { : > "$CHAIN_DONE" || exit 5; }
+        [ "$1" != stop-fail ] || exit 4 ;;
     ask) kill -s "${STUB_SIGNAL:-USR1}" "$PPID" ;;
 esac
 exit 0

@@ -159,6 +159,8 @@ NOT_STOPPED = [  # (program's arguments, environment, the job's status, a messag
     ('["stop"]', {"CHAIN_INDEX": "2"}, 0, "resubmitted itself 2 times ([chain] count) and the work is not done"),
     # the signal came, but the program ended before it was passed on (still within the grace)
     ('["ask"]', {"SLURMSPEC_SIGNAL_GRACE": "100000"}, 0, None),
+    # the signal reached the program, but its work was complete: it created $CHAIN_DONE
+    ('["finish"]', {}, 0, "the work is done, no further link"),
 ]
 
 
@@ -174,6 +176,15 @@ def test_a_link_that_was_not_stopped_or_failed_queues_nothing(stubs, tmp_path):
         assert calls(work, "sbatch") == [], args
         assert message is None or message in result.stderr, (args, result.stderr)
         assert args != '["ask"]' or "stopped the run" not in result.stderr
+        assert not list(work.glob(".slurmspec-chain.*")), args  # the marker's folder is removed
+
+
+def test_the_done_marker_is_private_and_unguessable(stubs, tmp_path):
+    script = emit(load_spec(spec_text('kind = "plain"\nprogram = "prog"\nargs = ["finish"]\n',
+                                      extra="[chain]\ncount = 2\n")))
+    assert 'mktemp -d "$PWD/.slurmspec-chain.XXXXXXXXXX"' in script  # mktemp makes it 0700
+    result = run_script(script, stubs, tmp_path)
+    assert result.returncode == 0 and calls(tmp_path, "sbatch") == [], result.stderr
 
 
 def test_a_signal_before_the_launch_is_passed_on_once_it_runs(stubs, tmp_path):
