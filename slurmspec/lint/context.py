@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.model.job import JobModel, job_model_of
 from slurmspec.span import Span
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -107,6 +108,11 @@ class Context:
                 fix=fix,
             )
         )
+
+    @property
+    def job(self) -> JobModel:
+        """The job model (``slurmspec/model/job.py``): components, steps, tasks; built once per script."""
+        return self.shared(job_model_of)
 
     def shared(self, compute: Callable[["Context"], T]) -> T:
         """``compute(self)``, run once per script: a fact several rules use, or a group's checker.
