@@ -118,6 +118,7 @@ class IssueKind(_Kind):
     """Why the parser could not read a directive as sbatch would (each maps to one SB0xx rule)."""
 
     UNKNOWN_OPTION = "unknown-option"
+    PLUGIN_OPTION = "plugin-option"  # unknown to a stock sbatch; a known site plugin provides it
     SRUN_ONLY_OPTION = "srun-only-option"
     OPTION_NOT_IN_VERSION = "option-not-in-version"
     AMBIGUOUS_OPTION = "ambiguous-option"

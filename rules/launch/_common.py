@@ -87,7 +87,8 @@ def step_geometry(ctx: Context, srun: Launch | None) -> Geometry | None:
     """The shape of the step ``srun`` starts (of the job for None), from the job model.
 
     None when the srun line points at several hetjob components or at one given by a
-    variable, or when it is not the srun that starts its statement's tasks.
+    variable, when it is a heterogeneous step (``srun A : B``), or when it is not the srun
+    that starts its statement's tasks.
     """
     memo = ctx.shared(_geometries)
     try:
@@ -107,6 +108,8 @@ def _step_geometry(ctx: Context, srun: Launch | None) -> Geometry | None:
     if srun is None:
         comp = model.component(0)
         return Geometry() if comp is None else _of_component(comp)
+    if srun.heterogeneous_step:
+        return None  # `srun -n 1 A : -n 15 B`: one step of several components, each its own shape
     step = model.step_of(srun)
     if step is None or step.srun is not srun or step.component is None:
         return None

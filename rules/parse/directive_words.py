@@ -14,6 +14,7 @@ from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.model.swallowed import swallowed_options
 from slurmspec.rules.parse._issues import issues_of, report_issues
+from slurmspec.rules.parse._plugins import site_values
 from slurmspec.rules.traps.swallowed_option import report_swallow
 
 
@@ -55,7 +56,10 @@ def stray_word(ctx: Context) -> None:
     # `#SBATCH --job-name` then `#SBATCH --partition batch`: the stray `batch` comes of the option
     # with no value, which took `--partition`; that line is the one to change (and the fix's).
     caused = {swallow.stray.span.start: swallow for swallow in swallowed_options(ctx.script) if swallow.stray}
+    plugin_values = site_values(ctx)
     for issue in issues_of(ctx, IssueKind.STRAY_WORD):
+        if issue.span.start in plugin_values:
+            continue  # the value of a plugin option the cluster profile lists (`--uenv x`)
         swallow = caused.get(issue.span.start)
         if swallow is None:
             ctx.report("SB007", issue.span, issue.message)

@@ -14,7 +14,7 @@ from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.model.options import lookup
 from slurmspec.model.script import ParseIssue
-from slurmspec.rules.parse._issues import issues_of
+from slurmspec.rules.parse._plugins import UNKNOWN_KINDS, option_name, site_provides
 
 # sbatch refuses two of these together (src/common/slurm_opt.c, "--mem, --mem-per-cpu, and
 # --mem-per-gpu are mutually exclusive"): respelling one beside another would turn an
@@ -31,6 +31,13 @@ def unknown_option(ctx: Context) -> None:
         ## Why is this bad?
         sbatch parses every directive with `getopt_long`; an unknown option makes it print
         `unrecognized option` and refuse the whole script, so the job never reaches the queue.
+
+        An option that a known site plugin provides (pyxis' `--container-image`, Shifter's
+        `--image`, CSCS's `--uenv`, OSC's `--gpu_cmode` ...) is a warning that says so: sbatch
+        accepts it on a site whose plugin provides it and refuses it everywhere else. With a
+        cluster profile that lists the site's plugin options (`plugin-options`, read by
+        `slurmspec cluster import` from the site's `sbatch --help`), a listed option is not
+        reported and every other unknown option is an error.
 
         ## Example
         ```sbatch
@@ -52,9 +59,26 @@ def unknown_option(ctx: Context) -> None:
         ## References
         - `man sbatch`, OPTIONS
         - `src/common/slurm_opt.c` (the option table), glibc `getopt_long`
+        - `src/common/spank.c` (plugin options join the table; `sbatch --help` lists them under
+          "Options provided by plugins:")
     """
-    for issue in issues_of(ctx, IssueKind.UNKNOWN_OPTION):
-        ctx.report("SB001", issue.span, issue.message, fix=_respell(ctx, issue))
+    for issue in ctx.script.issues:
+        if issue.ignored or issue.kind not in UNKNOWN_KINDS:
+            continue
+        provided = site_provides(ctx, issue)
+        if provided is True:
+            continue  # the cluster profile lists it: the site's plugin gives sbatch this option
+        if provided is False:
+            name = option_name(ctx, issue)
+            ctx.report("SB001", issue.span,
+                       f"`--{name}` is not an option of {ctx.cluster.name}'s sbatch (neither built in nor one of its"
+                       f" plugins' options in the cluster profile); sbatch rejects the script",
+                       fix=_respell(ctx, issue))
+        elif issue.kind is IssueKind.PLUGIN_OPTION:
+            # Written for a site whose plugin provides it: refused only elsewhere, so not an error here.
+            ctx.report("SB001", issue.span, issue.message, severity=Severity.WARNING)
+        else:
+            ctx.report("SB001", issue.span, issue.message, fix=_respell(ctx, issue))
 
 
 _PREFIX = "#SBATCH"

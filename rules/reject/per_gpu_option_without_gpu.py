@@ -4,7 +4,8 @@ sbatch's client-side GRES validation (``src/common/gres.c:gres_job_state_validat
 refuses a per-GPU amount without a GPU: "Requested mem_per_tres=gres:gpu:N but
 did not request any GPU" on every release (checked against sbatch 22.05.8),
 and the same for ``cpus_per_tres`` from 23.02 (22.05 accepts ``--cpus-per-gpu``
-alone). ``--gpus=0`` and ``--gres=none`` count as no GPU.
+alone). ``--gpus=0`` and ``--gres=none`` count as no GPU. ``--mem-per-gpu=0`` asks for nothing
+and is accepted without GPUs (22.05.8 and 24.11.5; tests/test_claims_sbatch.py).
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ def per_gpu_option_without_gpu(ctx: Context) -> None:
         ## Why is this bad?
         A per-GPU amount of nothing is refused: `Requested mem_per_tres=gres:gpu:... but did not
         request any GPU`. A job that meant to request GPUs would otherwise run without them.
+        `--mem-per-gpu=0` asks for nothing per GPU and is accepted without GPUs.
 
         ## Example
         ```sbatch
@@ -63,6 +65,8 @@ def per_gpu_option_without_gpu(ctx: Context) -> None:
         if request.get("ntasks-per-gpu") is not None or request.get("ntasks-per-tres") is not None:
             continue  # GPUs generated from the task count (`-N 1 --ntasks-per-gpu=1` is enough)
         for setting in present:
+            if setting.name == "mem-per-gpu" and getattr(setting.value, "megabytes", None) == 0:
+                continue  # 22.05.8 and 24.11.5 accept `--mem-per-gpu=0` without GPUs (they refuse `4G`)
             instead = "--mem-per-cpu" if setting.name == "mem-per-gpu" else "--cpus-per-task"
             ctx.report(
                 "SB146", setting.directive.span,

@@ -36,7 +36,10 @@ def directive_after_command(ctx: Context) -> None:
         `#SBATCH` line after it is silently ignored. A `module load` or `export` placed above the
         directives, or a directive appended at the end, quietly drops time limits, GPUs or
         partitions. Lines inside a here-document (a script the job writes or submits) are not
-        reported.
+        reported, nor a commented-out shell line such as `#SLURM_NTASKS=4` (sbatch reads `#SLURM`
+        as a prefix, so in the header that line is refused as "Invalid directive"). A late line
+        that would not read cleanly in the header is reported without the advice to move it
+        as written.
 
         ## Example
         ```sbatch
@@ -73,6 +76,8 @@ def directive_after_command(ctx: Context) -> None:
             continue
         if not dline.words and not dline.separator:
             continue  # a bare "#SBATCH" below the header asks for nothing
+        if dline.glued_to_name:
+            continue  # `#SLURM_NTASKS=4`: a commented-out shell line; in the header sbatch would refuse it
         if script.shebang is None:
             continue  # sbatch refuses the whole script (SB103); nothing is read at all
         if heredoc is None:
@@ -86,23 +91,40 @@ def directive_after_command(ctx: Context) -> None:
     movable_lines = movable(script, late, multiline_words(script))
     fix = move_into_header(script, movable_lines) if movable_lines else None
     moved = {id(dline) for dline in movable_lines}
+    refused = _refused_if_moved(script, late)
     for dline in late:
-        _report_late(ctx, dline, first_command, fix if id(dline) in moved else None)
+        _report_late(ctx, dline, first_command, fix if id(dline) in moved else None, refused.get(id(dline)))
 
 
-def _report_late(ctx: Context, dline: DirectiveLine, first_command, fix) -> None:
+def _refused_if_moved(script: Script, late: Sequence[DirectiveLine]) -> dict[int, str]:
+    """id(late line) -> why sbatch would refuse the script if the line were in the header (the first
+    problem found when the line is read alone), for the late lines that do not read cleanly."""
+    lines = {id(dline) for dline in late}
+    why: dict[int, str] = {}
+    for issue in script.issues:
+        if issue.ignored:
+            dline = script.directive_line_at(issue.span.start)
+            if dline is not None and id(dline) in lines:
+                why.setdefault(id(dline), issue.message)
+    return why
+
+
+def _report_late(ctx: Context, dline: DirectiveLine, first_command, fix, refused: str | None) -> None:
     text = dline.line.text
+    above = f"above line {first_command.number}" if first_command is not None else "above the first command"
     if first_command is not None:
         where = (f"the first command (line {first_command.number}:"
                  f" `{clip(first_command.text.strip(), 40)}`)")
-        advice = f"move it above line {first_command.number}"
     else:  # pragma: no cover - a late line implies a command before it
         where = "the first command"
-        advice = "move it above the first command"
+    # Moving a line that does not read cleanly would turn an ignored line into a refused script.
+    advice = (f", so move it {above}" if refused is None else
+              f"; in the header as written it would not read cleanly either ({refused}), so correct it"
+              f" before moving it {above}, or delete it")
     ctx.report(
         "SB201", dline.line.span,
         f"`{clip(text, 50)}` comes after {where}; sbatch stops reading directives at the"
-        f" first command and silently ignores this line, so {advice}",
+        f" first command and silently ignores this line{advice}",
         fix=fix,
     )
 

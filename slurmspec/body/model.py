@@ -116,6 +116,14 @@ class Launch:
     num_nodes: int | None = None
     launcher: str | None = None
 
+    @property
+    def heterogeneous_step(self) -> bool:
+        """An ``srun A : B`` line: srun splits its words at each ``:`` into the components of one
+        heterogeneous step, each with its own options and nodes (inside a one-node job 22.05.8 and
+        24.11.5 fail it: "Allocation failure of 1 nodes: job size of 1, already allocated 1 nodes to
+        previous components"). Its geometry is not the first component's alone."""
+        return self.kind is LaunchKind.SRUN and (self.program == ":" or ":" in self.args)
+
     def option(self, name: str) -> LaunchOption | None:
         """The last occurrence of canonical option ``name`` (later ones win)."""
         for opt in reversed(self.options):

@@ -23,6 +23,9 @@ def add_parser(commands) -> None:
     made.add_argument("--nodes", metavar="FILE", help="saved `scontrol show node -o` (or --json) output; - reads standard input")
     made.add_argument("--partitions", metavar="FILE", help="saved `scontrol show partition -o` (or --json) output")
     made.add_argument("--config", metavar="FILE", help="saved `scontrol show config` output")
+    made.add_argument("--sbatch-help", metavar="FILE",
+                      help="saved `sbatch --help` output: its \"Options provided by plugins:\" become the profile's"
+                           " plugin-options (run here when no file is given)")
     made.add_argument("-o", "--output", metavar="PROFILE",
                       help="write the profile here (default: standard output); over an existing profile, keep what the"
                            " site added that scontrol does not print: its [policy], shapes' gpu-memory, and a"
@@ -38,8 +41,9 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     given = {"nodes": args.nodes, "partitions": args.partitions, "config": args.config}
     if any(given.values()) and not (args.nodes and args.partitions):
         return error("cluster import: give both --nodes and --partitions (and --config), or none of them to run scontrol here")
-    if sum(1 for path in given.values() if path == "-") > 1:
-        return error("cluster import: only one of --nodes, --partitions and --config can read standard input")
+    if sum(1 for path in (*given.values(), args.sbatch_help) if path == "-") > 1:
+        return error("cluster import: only one of --nodes, --partitions, --config and --sbatch-help can read standard"
+                     " input")
     texts: dict[str, tuple[str, str] | None] = {}
     try:
         for what, path in given.items():
@@ -49,7 +53,9 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
                 texts[what] = (run_scontrol(what), f"scontrol {what}")
             else:
                 texts[what] = None
-        profile, notes = import_profile(texts["nodes"], texts["partitions"], texts["config"], args.name)
+        help_text, help_note = _sbatch_help(args.sbatch_help, ran_here=not any(given.values()))
+        profile, notes = import_profile(texts["nodes"], texts["partitions"], texts["config"], args.name, help_text)
+        notes.extend(help_note)
         kept = _keep_site_additions(profile, notes, args.output, texts["partitions"][0])
         profile, notes = kept.profile, [*notes, *kept.notes]
         text = dump_profile(profile)
@@ -77,6 +83,22 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     sys.stderr.write(f"slurmspec: wrote {printable(args.output)}: {len(profile.nodes)} nodes in {shapes} shape(s), "
                      f"{partitions} partition(s), Slurm {profile.config.slurm_version}\n")
     return EXIT_OK
+
+
+def _sbatch_help(path: str | None, ran_here: bool) -> tuple[str | None, list[str]]:
+    """The site's `sbatch --help` (a saved file, or run here with scontrol), and a note when it is not known."""
+    from slurmspec.cluster.importer_help import run_sbatch_help
+    from slurmspec.cluster.profile import ProfileError
+
+    if path is not None:
+        return _read(path), []
+    if not ran_here:
+        return None, ["no --sbatch-help: the profile does not list the site's plugin options, so unknown options"
+                      " keep their plugin caveat"]
+    try:
+        return run_sbatch_help(), []
+    except ProfileError as exc:
+        return None, [f"{exc}: the profile does not list the site's plugin options"]
 
 
 def _keep_site_additions(profile, notes: list[str], output: str | None, partitions_text: str):

@@ -53,8 +53,10 @@ def run_scontrol(what: str, scontrol: str | None = None) -> str:
 
 def import_profile(
     nodes: tuple[str, str], partitions: tuple[str, str], config: tuple[str, str] | None, name: str | None = None,
+    sbatch_help: str | None = None,
 ) -> tuple[Profile, list[str]]:
-    """A profile from (text, source name) pairs; ``config`` may be None when the JSON says the release."""
+    """A profile from (text, source name) pairs; ``config`` may be None when the JSON says the release;
+    ``sbatch_help``, the site's ``sbatch --help``, gives the plugins' options (None: not known)."""
     notes: list[str] = []
     facts, (release, cluster_name) = _nodes(*nodes)
     if config is not None:
@@ -73,7 +75,13 @@ def import_profile(
     if not any(p.default for p in parts):
         notes.append(NO_DEFAULT_NOTE)
     profile_name = name or cluster_config.cluster_name or "cluster"
-    profile = Profile(name=profile_name, source="<import>", config=cluster_config, shapes=shapes, partitions=parts)
+    plugin_options = None
+    if sbatch_help is not None:
+        from slurmspec.cluster.importer_help import plugin_options_in_help
+
+        plugin_options = plugin_options_in_help(sbatch_help)
+    profile = Profile(name=profile_name, source="<import>", config=cluster_config, shapes=shapes, partitions=parts,
+                      plugin_options=plugin_options)
     return profile, notes
 
 

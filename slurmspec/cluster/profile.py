@@ -31,6 +31,13 @@ def _optional_names(value: Any) -> tuple[str, ...] | None:
     return None if value is None else tuple(value)
 
 
+def split_plugin_option(text: str) -> tuple[str, bool]:
+    """``--uenv=<file>`` -> ("uenv", True); ``--no-foo`` -> ("no-foo", False): `sbatch --help` prints a
+    plugin option's argument after ``=`` when it takes one (src/common/spank.c, ``_spank_opt_print``)."""
+    name, equals, _arg = text.removeprefix("--").partition("=")
+    return name, bool(equals)
+
+
 @frozen
 class Gres:
     """One generic resource of a node: ``gpu:a100:8`` is ``Gres("gpu", "a100", 8)``."""
@@ -124,6 +131,23 @@ class Profile:
     shapes: tuple[NodeShape, ...] = attrs.field(converter=as_tuple)
     partitions: tuple[Partition, ...] = attrs.field(converter=as_tuple)
     policy: Any = None  # slurmspec.cluster.policy.Policy, or None
+    # The options the site's SPANK plugins add to sbatch, as `sbatch --help` lists them under "Options
+    # provided by plugins:" (`--uenv=<file>`, `--no-foo`); None: the profile does not say.
+    plugin_options: tuple[str, ...] | None = attrs.field(default=None, converter=_optional_names)
+
+    def plugin_option(self, name: str) -> bool | None:
+        """Whether the site's plugins provide ``--name`` (True/False), or None when the profile does not say."""
+        if self.plugin_options is None:
+            return None
+        return name in self._plugin_takes_value
+
+    def plugin_takes_value(self, name: str) -> bool:
+        """The site's plugin option ``--name`` takes a value (`--name=ARG` in `sbatch --help`)."""
+        return self._plugin_takes_value.get(name, False)
+
+    @cached_property
+    def _plugin_takes_value(self) -> dict[str, bool]:
+        return {split_plugin_option(text)[0]: split_plugin_option(text)[1] for text in self.plugin_options or ()}
 
     def partition(self, name: str) -> Partition | None:
         return self._partitions_by_name.get(name)

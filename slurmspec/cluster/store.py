@@ -24,6 +24,7 @@ string with a unit: ``"500G"``); times are Slurm time strings or minutes.
 from __future__ import annotations
 
 import os
+import re
 from typing import Any, Callable
 
 import attrs
@@ -34,7 +35,8 @@ from slurmspec.cluster.release import target_release
 from slurmspec.cluster.units import parse_gres, parse_megabytes, parse_minutes
 from slurmspec.kinds import EnforcePartLimits
 
-TOP_KEYS = ("name", "config", "shape", "partition", "policy")
+TOP_KEYS = ("name", "plugin-options", "config", "shape", "partition", "policy")
+_PLUGIN_OPTION = re.compile(r"--[A-Za-z0-9][A-Za-z0-9_.-]*(=.*)?")
 
 
 class _Table:
@@ -143,7 +145,13 @@ def loads_profile(text: str, source: str = "<profile>") -> Profile:
     if len(set(names)) != len(names):
         twice = next(n for n in names if names.count(n) > 1)
         raise ProfileError(f"{source}: partition {twice} is described twice")
-    profile = Profile(name=name, source=source, config=config, shapes=shapes, partitions=partitions)
+    plugin_options = top.strings("plugin-options")
+    for text in plugin_options or ():
+        if not _PLUGIN_OPTION.fullmatch(text):
+            raise top.error("plugin-options", f'lists {text!r}: write each as `sbatch --help` shows it, "--name" or'
+                            ' "--name=ARG"')
+    profile = Profile(name=name, source=source, config=config, shapes=shapes, partitions=partitions,
+                      plugin_options=plugin_options)
     if "policy" in document:
         from slurmspec.cluster.policy import check_policy, parse_policy
 

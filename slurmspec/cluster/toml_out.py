@@ -71,6 +71,7 @@ def profile_toml(profile: "Profile") -> str:
     config = profile.config
     out = document(f"Cluster profile {profile.name!r} for slurmspec (`slurmspec lint --cluster FILE`); see docs/cluster.md.")
     out.pair("name", profile.name)
+    out.pair("plugin-options", profile.plugin_options)
     out.table("config")
     out.pairs((
         ("slurm-version", config.slurm_version), ("cluster-name", config.cluster_name),

@@ -175,19 +175,33 @@ SRUN_ONLY = frozenset(
     "accel-bind bell no-bell no-shell kill-command x11".split()
 )
 
-# Options that only exist where a SPANK plugin registers them; a stock sbatch
-# refuses them like any unknown option.
-PLUGIN_OPTIONS = {
+@frozen
+class PluginOption:
+    """An sbatch option that only exists where a site's SPANK plugin registers it."""
+
+    plugin: str
+    takes_value: bool  # the plugin's option takes an argument (`--image=IMAGE`, `--image IMAGE`)
+
+
+# Options that only exist where a SPANK plugin registers them (src/common/spank.c adds them to
+# sbatch's getopt table at start-up); a stock sbatch refuses them like any unknown option,
+# and stops at the option itself: `--image docker:x` is refused for `--image` (22.05.8, 24.11.5).
+PLUGIN_OPTIONS: dict[str, PluginOption] = {
     **dict.fromkeys(
         "container-image container-mounts container-workdir container-name container-save "
-        "container-mount-home no-container-mount-home container-remap-root "
-        "no-container-remap-root container-entrypoint container-env container-writable "
-        "container-readonly".split(),
-        "pyxis",
+        "container-env".split(),
+        PluginOption("pyxis", True),
     ),
-    "image": "Shifter",
-    "module": "Shifter",
-    "volume": "Shifter",
+    **dict.fromkeys(
+        "container-mount-home no-container-mount-home container-remap-root no-container-remap-root "
+        "container-entrypoint no-container-entrypoint container-writable container-readonly".split(),
+        PluginOption("pyxis", False),
+    ),
+    **dict.fromkeys(("image", "module", "volume"), PluginOption("Shifter", True)),
+    # CSCS Alps: the uenv plugin's `--uenv=IMAGE[,IMAGE]` and `--view=NAME` (docs.cscs.ch/software/uenv/using)
+    **dict.fromkeys(("uenv", "view"), PluginOption("uenv (CSCS)", True)),
+    # Ohio Supercomputer Center: `--gpu_cmode=exclusive|shared` sets the GPUs' compute mode
+    "gpu_cmode": PluginOption("OSC gpu_cmode", True),
 }
 
 # Spellings from older Slurm releases and what they are called now.

@@ -81,6 +81,15 @@ class DirectiveLine:
     component: int
     separator: bool  # a "hetjob"/"packjob" line that starts the next component
 
+    @property
+    def glued_to_name(self) -> bool:
+        """The prefix runs straight into a name: ``#SLURM_NTASKS=4``, ``#SBATCH_OPTS=x``. To a reader
+        that is a commented-out shell line; sbatch reads the rest as a word, which in the header is
+        "Invalid directive found in batch script: _NTASKS=4" (measured on 22.05 and 24.11). A glued
+        ``-`` (``#SBATCH--time=5``) is still an option to getopt, so it is not counted here."""
+        after = self.line.text[len(self.prefix):len(self.prefix) + 1]
+        return bool(after) and (after.isalnum() or after == "_")
+
     @cached_property
     def word_starts(self) -> list[int]:
         """Each word's start offset, for bisection: one line may hold thousands of options."""

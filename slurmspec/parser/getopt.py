@@ -174,7 +174,11 @@ class _Getopt:
         name_end = _offset_after(word, name_end_index)
         spec = self.resolve_long(name, word, name_start, name_end)
         if spec is None:
-            # getopt consumes nothing more for an unknown option.
+            # getopt consumes nothing more for an unknown option; sbatch stops there. Where a plugin
+            # provides it, its value is the next word: that word is the plugin's, not a stray one.
+            plugin = PLUGIN_OPTIONS.get(name)
+            if plugin is not None and plugin.takes_value and not has_eq and self.next_value(i) is not None:
+                return i + 2
             return i + 1
         spelling = "--" + name
         argument = spec.argument_in(self.version)
@@ -249,9 +253,9 @@ class _Getopt:
         plugin = PLUGIN_OPTIONS.get(name)
         if plugin is not None:
             self.issue(
-                IssueKind.UNKNOWN_OPTION,
-                f"`--{name}` is not a built-in sbatch option; it exists only where the {plugin}"
-                " plugin is installed, and a stock sbatch rejects the script",
+                IssueKind.PLUGIN_OPTION,
+                f"`--{name}` is not a stock sbatch option; on a site whose {plugin.plugin} plugin provides it"
+                " sbatch accepts it, elsewhere sbatch rejects the script (\"unrecognized option\")",
                 start,
                 end,
             )
@@ -276,7 +280,10 @@ class _Getopt:
             )
             return
         candidates = self.hints.of(name, _long_table(self.version))
-        hint = f"; did you mean {' or '.join(f'`--{c}`' for c in candidates)}?" if candidates else ""
+        # No near name: a typo is unlikely, a site plugin's option (spank.c) is possible.
+        hint = (f"; did you mean {' or '.join(f'`--{c}`' for c in candidates)}?" if candidates else
+                " (unless a site plugin provides it: `sbatch --help` there lists it under \"Options provided by"
+                " plugins:\")")
         self.issue(
             IssueKind.UNKNOWN_OPTION,
             f"`--{name}` is not an sbatch option; sbatch rejects the script{hint}",
