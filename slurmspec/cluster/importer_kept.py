@@ -61,7 +61,14 @@ def keep_site_additions(profile: Profile, existing: str, source: str, knows_defa
     partitions = profile.partitions
     if not knows_default and not any(p.default for p in partitions):
         partitions = _carry_default(partitions, document.get("partition"), source, notes)
-    return Kept(attrs.evolve(profile, shapes=shapes, partitions=partitions), policy_text, tuple(notes))
+    plugin_options = profile.plugin_options
+    old_options = document.get("plugin-options")
+    if plugin_options is None and isinstance(old_options, list) and all(isinstance(o, str) for o in old_options):
+        # no `sbatch --help` this time: the site's plugins are what the existing profile says
+        plugin_options = tuple(old_options)
+        notes.append(f"kept the plugin-options of the existing {source} (no --sbatch-help given)")
+    return Kept(attrs.evolve(profile, shapes=shapes, partitions=partitions, plugin_options=plugin_options),
+                policy_text, tuple(notes))
 
 
 # -- [policy] ----------------------------------------------------------------------------------------
