@@ -69,6 +69,7 @@ FAMILIES = {
         "unset_slurm_variables",
         "export_restricts_steps",
         "swallowed_option",
+        "batch_signal_trap",
     ),
     "launch": (
         "launcher_tasks_per_node",
@@ -87,6 +88,7 @@ FAMILIES = {
         "few_cpus_per_gpu",
         "missing_time_limit",
         "requeue_without_signal",
+        "background_launcher",
     ),
     "cluster": (  # SB4xx: filled as the cluster rules land (rules/cluster/)
         # SB401-SB415 the request against the partitions and nodes

@@ -92,3 +92,66 @@ def test_an_option_without_value_takes_the_next_lines_option(slurm_cluster_for, 
     assert info["StdOut"].endswith("/--exclusive")  # and the log is a file named --exclusive
     assert info["OverSubscribe"] != "NO"  # the job is not exclusive
     assert _codes(taken_script, cluster.version).get("SB251") == [2, 4]
+
+
+def _read_time(path: Path) -> int:
+    return int(path.read_text().split()[0])
+
+
+@pytest.mark.own_worker
+@pytest.mark.parametrize("release", RELEASES)
+def test_a_batch_signal_without_trap_kills_the_job_and_a_trap_waits_for_the_foreground(
+        slurm_cluster_for, release, tmp_path: Path):
+    # slurmctld checks the limits every 30 s and sends the warning to a job whose end is within
+    # the warning time + 30 s (job_mgr.c), so with a one-minute limit and @30 it comes at the first
+    # check after the start: within 30 s.
+    cluster = slurm_cluster_for(release, RECALL_LAYOUT)
+    tmp_path.chmod(0o755)
+    head = "#!/bin/bash\n#SBATCH --time=1\n#SBATCH --signal=B:USR1@30\n#SBATCH --output=%x.out\ndate +%s > $SLURM_JOB_NAME.start\n"
+    trap = "trap 'date +%s > $SLURM_JOB_NAME.trapped; exit 0' USR1\n"
+    scripts = {
+        "no-trap": head + "srun sleep 70\n",
+        "trap-wait": head + trap + "srun sleep 70 &\nwait\n",
+        "trap-foreground": head + trap + "srun sleep 40\n",
+    }
+    jobs = {name: cluster.job_id(cluster.submit(script, ["--job-name", name], cwd=tmp_path))
+            for name, script in scripts.items()}
+    infos = _wait_all(cluster, list(jobs.values()), timeout=120)
+    state = {name: (infos[job]["JobState"], infos[job]["ExitCode"]) for name, job in jobs.items()}
+    logs = "\n".join(f"{p.name}: {p.read_text()}" for p in tmp_path.glob("*.out"))
+    # No trap: bash dies of SIGUSR1 (10), the job ends FAILED before its limit, nothing runs after.
+    assert state["no-trap"] == ("FAILED", "0:10"), (state, logs)
+    assert not (tmp_path / "no-trap.trapped").exists()
+    # A trap while the shell waits runs at once (the signal comes within 30 s of the start) ...
+    started, trapped = _read_time(tmp_path / "trap-wait.start"), _read_time(tmp_path / "trap-wait.trapped")
+    assert trapped - started <= 32 and state["trap-wait"] == ("COMPLETED", "0:0"), (state, logs)
+    # ... and during a foreground step only once the step has ended (40 s), though the same
+    # signal came at the same check (the jobs started together).
+    fg_started, fg_trapped = (_read_time(tmp_path / "trap-foreground.start"),
+                              _read_time(tmp_path / "trap-foreground.trapped"))
+    assert abs(fg_started - started) <= 2
+    assert fg_trapped - fg_started >= 39, (fg_trapped - fg_started, state, logs)
+    findings = {name: _codes(script, cluster.version).get("SB253") for name, script in scripts.items()}
+    assert findings == {"no-trap": [3], "trap-wait": None, "trap-foreground": [7]}
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_a_launcher_in_the_background_dies_when_the_script_ends(slurm_cluster_for, release, tmp_path: Path):
+    cluster = slurm_cluster_for(release, RECALL_LAYOUT)
+    tmp_path.chmod(0o755)
+    # The script keeps busy 2-3 s without `sleep` (which SB322 takes as holding on on purpose), so
+    # the step has started before the script ends.
+    body = ("#!/bin/bash\n#SBATCH --time=1\n#SBATCH --output=%x.out\n"
+            "srun bash -c 'touch $SLURM_JOB_NAME.started; sleep 6; touch $SLURM_JOB_NAME.done' &\n"
+            "SECONDS=0; while (( SECONDS < 3 )); do :; done\n")
+    scripts = {"not-waited": body, "waited": body + "wait\n"}
+    jobs = {name: cluster.job_id(cluster.submit(script, ["--job-name", name], cwd=tmp_path))
+            for name, script in scripts.items()}
+    infos = _wait_all(cluster, list(jobs.values()), timeout=60)
+    time.sleep(8)  # longer than the step's own 6 s: had it survived the script, it would be done
+    state = {name: infos[job]["JobState"] for name, job in jobs.items()}
+    assert state == {"not-waited": "COMPLETED", "waited": "COMPLETED"}
+    assert (tmp_path / "not-waited.started").exists() and not (tmp_path / "not-waited.done").exists()
+    assert (tmp_path / "waited.done").exists()
+    findings = {name: _codes(script, cluster.version).get("SB322") for name, script in scripts.items()}
+    assert findings == {"not-waited": [4], "waited": None}

@@ -1,0 +1,85 @@
+"""SB322: a launcher started with `&` that the batch script never waits for.
+
+When the batch script ends, the batch step ends, and Slurm ends the job and
+kills every step and process still running: `man sbatch` ("the job ... will be
+terminated when the batch script ends"), measured on 22.05 and 24.11 (a step
+started with `&` and not waited for dies when the script exits; the job is
+recorded COMPLETED: ``tests/rules/test_recall_on_slurm.py``).
+
+Silent where the script may mean it: a later launcher in the foreground (a
+server in the background for a client), a `wait`, `$!` used later (the script
+watches the process itself), `sleep`/`tail` after it, `exec`, a launcher in a
+function. No fix: where `wait` goes is the user's call.
+"""
+
+from __future__ import annotations
+
+from slurmspec.body.shell_facts import ShellFacts, shell_facts
+from slurmspec.kinds import Outcome, Severity
+from slurmspec.lint.context import Context
+from slurmspec.lint.rule import rule
+
+
+def _facts(ctx: Context) -> ShellFacts:
+    return shell_facts(ctx.script.source, ctx.script.body.heads)
+
+
+@rule("SB322", "background-launcher-not-waited", Severity.WARNING, Outcome.WRONG)
+def background_launcher_not_waited(ctx: Context) -> None:
+    """
+        ## What it does
+        Finds a launch (`srun`, `torchrun`, `horovodrun`, `mpirun`, `python ...`) started in
+        the background with `&` when nothing after it waits: no `wait`, no later launch in the
+        foreground, no `sleep`, no use of `$!`.
+
+        ## Why is this bad?
+        When the batch script reaches its end, Slurm ends the job and kills what still runs:
+        the training started with `&` dies seconds after it began, and the job is recorded as
+        COMPLETED, so nothing tells you it did not run.
+
+        ## Example
+        ```sbatch
+        #!/bin/bash
+        #SBATCH --time=1:00:00
+        horovodrun -np 8 python train.py &
+        rsync -a results/ /project/results/
+        ```
+
+        ## Use instead
+        ```sbatch
+        #!/bin/bash
+        #SBATCH --time=1:00:00
+        horovodrun -np 8 python train.py &
+        wait
+        rsync -a results/ /project/results/
+        ```
+
+        ## Slurm versions
+        All (measured on 22.05 and 24.11).
+
+        ## References
+        - `man sbatch` (the job ends when the batch script ends)
+        - `man bash`, `wait`
+    """
+    script = ctx.script
+    launches = script.body.launches
+    if not any(launch.backgrounded for launch in launches):
+        return
+    facts = ctx.shared(_facts)
+    if facts.replaced:
+        return
+    last_pid_use = script.source.rfind("$!")  # once: a search per launch would be O(launches x body)
+    for index, launch in enumerate(launches):
+        if not launch.backgrounded or "function" in launch.context:
+            continue
+        end = launch.statement_span.end
+        if (any(offset >= end for offset in (*facts.waits, *facts.holds))
+                or any(not later.backgrounded for later in launches[index + 1:])
+                or last_pid_use >= end):
+            continue
+        ctx.report(
+            "SB322", launch.statement_span,
+            f"`{launch.command}` is started with `&` and nothing after it waits: when the script"
+            " ends, Slurm ends the job and kills it (the job is still recorded COMPLETED). Add"
+            " `wait` where the script must wait for it",
+        )
