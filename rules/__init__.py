@@ -70,6 +70,7 @@ FAMILIES = {
         "export_restricts_steps",
         "swallowed_option",
         "batch_signal_trap",
+        "array_index_unused",
     ),
     "launch": (
         "launcher_tasks_per_node",
@@ -125,6 +126,7 @@ FAMILIES = {
         "suppressions",
         "noqa",
         "script_too_long",
+        "job_template",
     ),
 }
 
