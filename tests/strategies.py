@@ -1230,3 +1230,20 @@ def hostile_scontrol(draw: st.DrawFn, node_text: str, node_json: str) -> bytes:
     if kind == 3:
         document[draw(st.sampled_from(("errors", "meta", "nodes")))] = wrong
     return json.dumps(document).encode()
+
+
+_HEREDOC_LINES = ("text", "  EOF", "\tEOF", "EOF ", "EOFX", "echo $X", "srun -n 8 x", "")
+
+
+@st.composite
+def heredoc_scripts(draw: st.DrawFn) -> str:
+    """A body whose here-document closes (or not) on lines bash may or may not take as its delimiter.
+
+    The opener is ``<<EOF``, ``<<-EOF`` or ``<<'EOF'``; body lines include near-miss delimiters
+    (indented by spaces or tabs, trailing space, longer word); the line after it is ``marker``.
+    """
+    opener = draw(st.sampled_from(["<<EOF", "<<-EOF", "<<'EOF'", "<< EOF"]))
+    lines = draw(st.lists(st.sampled_from(_HEREDOC_LINES), max_size=6))
+    close = draw(st.sampled_from(["EOF", "\tEOF", "\t\tEOF", "  EOF", None]))
+    tail = [] if close is None else [close]
+    return "\n".join([f"cat {opener}", *lines, *tail, "marker", "echo after"]) + "\n"

@@ -145,15 +145,19 @@ def _scan_word(text: str, i: int) -> tuple[int, str, bool, bool]:
 
 
 def _skip_heredocs(text: str, i: int, pending: list[tuple[str, bool]]) -> int:
-    """Skip the here-document bodies that start at ``i``; return the index after them."""
+    """Skip the here-document bodies that start at ``i``; return the index after them.
+
+    As bash reads them (and body/index.py, which records them): a body ends at a line
+    that is exactly its delimiter, or, for ``<<-``, that line after its leading tabs
+    are removed. An indented ``  EOF`` is text, and the document goes on.
+    """
     n = len(text)
-    for delim, _strip_tabs in pending:
+    for delim, strip_tabs in pending:
         while i < n:
             j = line_end(text, i)
             line = text[i:j]
             i = j + 1
-            # Tolerant: also accept an indented or CR-terminated delimiter line.
-            if line == delim or line.strip() == delim:
+            if (line.lstrip("\t") if strip_tabs else line) == delim:
                 break
         else:
             return n
