@@ -1247,3 +1247,32 @@ def heredoc_scripts(draw: st.DrawFn) -> str:
     close = draw(st.sampled_from(["EOF", "\tEOF", "\t\tEOF", "  EOF", None]))
     tail = [] if close is None else [close]
     return "\n".join([f"cat {opener}", *lines, *tail, "marker", "echo after"]) + "\n"
+
+
+# --------------------------------------------------------------- slurmspec audit (tests/audit/)
+_AUDIT_STATES = ("COMPLETED", "FAILED", "CANCELLED by 0", "TIMEOUT", "OUT_OF_MEMORY", "RUNNING", "PENDING")
+
+
+@st.composite
+def sacct_rows(draw: st.DrawFn) -> list[str]:
+    """Lines of ``sacct -X -n -P --noconvert --delimiter=$'\\x1f' -o <slurmspec.audit.jobs.FIELDS>``:
+    distinct job ids, a few users/accounts/partitions, GPUs or none, jobs that never started, and
+    interactive allocations (salloc) that have no script."""
+    from slurmspec.audit.jobs import SEP
+
+    ids = draw(st.lists(st.integers(1, 10_000), min_size=1, max_size=40, unique=True))
+    rows = []
+    for job in ids:
+        state = draw(st.sampled_from(_AUDIT_STATES))
+        elapsed = 0 if state == "PENDING" else draw(st.sampled_from((0, 1, 59, 3600, 86_399)))
+        gpus = draw(st.sampled_from((0, 0, 1, 2, 8)))
+        tres = f"billing=1,cpu={draw(st.integers(1, 64))}" + (f",gres/gpu={gpus}" if gpus else "") + ",mem=1024M,node=1"
+        day = draw(st.integers(1, 28))
+        started = state != "PENDING" and draw(st.booleans())
+        start = f"2026-02-{day:02d}T10:00:00" if started else "Unknown"
+        command = draw(st.sampled_from(("sbatch job.sh", "sbatch -o logs/%j.out job.sh", "salloc -n1")))
+        rows.append(SEP.join((str(job), draw(st.sampled_from(("ann", "bob", "cy"))), draw(st.sampled_from(("phys", "bio"))),
+                              draw(st.sampled_from(("cpu", "gpu"))), state, "0:0", str(elapsed), tres, "1",
+                              f"2026-02-{day:02d}T09:00:00", start, f"2026-02-{day:02d}T11:00:00", "/home/u",
+                              command)))
+    return rows
