@@ -28,6 +28,7 @@ COMMANDS = {
     "schema": "schema_cmd",
     "lsp": "lsp_cmd",
     "cluster": "cluster_cmd",
+    "audit": "audit_cmd",
 }
 
 

@@ -13,12 +13,13 @@ SCHEMAS = {
     "job-spec": ("slurmspec.spec", "schema.json"),
     "cluster-profile": ("slurmspec.cluster", "profile.schema.json"),
     "lint-report": ("slurmspec.report", "lint-report.schema.json"),
+    "audit-report": ("slurmspec.audit", "audit-report.schema.json"),
 }
 
 
 def add_parser(commands) -> None:
     schema = commands.add_parser(
-        "schema", help="print a JSON Schema: the TOML job spec (default), the cluster profile or the lint JSON report")
+        "schema", help="print a JSON Schema: the TOML job spec (default), the cluster profile, the lint or the audit JSON report")
     schema.add_argument("name", nargs="?", choices=tuple(SCHEMAS), default="job-spec",
                         help="which schema (default: job-spec)")
 
