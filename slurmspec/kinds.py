@@ -114,6 +114,15 @@ class EnforcePartLimits(_Kind):
     ALL = "ALL"
 
 
+class TemplateStyle(_Kind):
+    """How a job template marks what its generator fills in (slurmspec/parser/templates.py)."""
+
+    JINJA = "jinja"  # {{ name }}, {% if %} ... {% endif %}, {# comment #}
+    MARKER = "marker"  # XXXnameXXX
+    AT_MARKER = "at-marker"  # @NAME@
+    ANGLE = "angle"  # <your account>, in a directive
+
+
 class IssueKind(_Kind):
     """Why the parser could not read a directive as sbatch would (each maps to one SB0xx rule)."""
 

@@ -1276,3 +1276,24 @@ def sacct_rows(draw: st.DrawFn) -> list[str]:
                               f"2026-02-{day:02d}T09:00:00", start, f"2026-02-{day:02d}T11:00:00", "/home/u",
                               command)))
     return rows
+
+
+# Placeholders as real job templates write them (issue 23, slurmspec/parser/templates.py).
+TEMPLATE_PLACEHOLDERS = ("{{ name }}", "{{ gpus | default(1) }}", "{{x}}", "XXXmpinodesXXX", "@NTASKS@",
+                         "<your account>", "<time as specified by the reqs>", "${{ inputs.nodes }}")
+
+
+@st.composite
+def template_scripts(draw: st.DrawFn) -> tuple[str, int]:
+    """(a generated batch script with one `#SBATCH` option's value replaced by a placeholder, the line it is
+    on); sometimes the directives also sit between `{% if %}` / `{% endif %}` lines."""
+    from slurmspec.model.options import all_options
+
+    option = draw(st.sampled_from([o for o in all_options() if o.kind is not None and o.until is None
+                                   and o.since <= (22, 5) and not o.early_pass]))
+    placeholder = draw(st.sampled_from(TEMPLATE_PLACEHOLDERS))
+    before = draw(sbatch_header_lines())
+    guarded = draw(st.booleans())
+    lines = ["#!/bin/bash", *before, *(["{% if guard %}"] if guarded else []),
+             f"#SBATCH --{option.long}={placeholder}", *(["{% endif %}"] if guarded else [])]
+    return "\n".join(lines) + "\n" + draw(st.sampled_from(_BODIES)), lines.index(f"#SBATCH --{option.long}={placeholder}") + 1

@@ -165,6 +165,8 @@ class Script:
     # The sbatch command line and environment merged into ``components`` (slurmspec.invocation),
     # or None. Their occurrences have spans past the end of ``source`` (one offset space).
     invocation: InvocationLayer | None = attrs.field(default=None, eq=False, repr=False)
+    # Placeholders and control lines when the script is a job template (slurmspec/parser/templates.py), or None.
+    template: Any = attrs.field(default=None, eq=False, repr=False)
 
     @cached_property
     def body(self) -> BodyInfo:

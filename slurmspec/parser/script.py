@@ -14,6 +14,9 @@ from slurmspec.model.script import (
 from slurmspec.parser.getopt import run_getopt
 from slurmspec.parser.hints import Hints
 from slurmspec.parser.lines import split_lines
+from slurmspec.parser.templates import (
+    Placeholder, TemplateInfo, has_placeholder, is_control_line, mask, placeholders_in, unmask,
+)
 from slurmspec.parser.words import tokenise
 from slurmspec.kinds import ArgKind
 from slurmspec.span import LineIndex
@@ -50,6 +53,8 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
 
     def typed(option: OptionSpec, value: str | None) -> Parsed | None:
         # The same value of the same option reads the same (values are frozen): read it once.
+        if placeholders and has_placeholder(value):
+            return unknown_value()  # filled in when the template is rendered
         key = (option.long, value)
         found = known.get(key, _UNREAD)
         if found is _UNREAD:
@@ -69,7 +74,15 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
     words_by_component: list[list[Word]] = [[]]
     late_directives: list[Directive] = []
 
+    placeholders: list[Placeholder] = []  # of a job template (parser/templates.py), in file order
+    control_lines: set[int] = set()
     for line in lines:
+        if line.kind == LineKind.COMMAND:
+            if line.text.lstrip()[:1] == "{" and is_control_line(line.text):
+                # `{% if gpus %}`: the template's, gone from the rendered script that sbatch reads
+                control_lines.add(line.number)
+                continue
+            placeholders.extend(placeholders_in(line.text, line.span.start, False))
         # sbatch stops reading directives at the first line whose first
         # non-blank character is not "#" (src/sbatch/opt.c:_opt_batch_script()).
         if in_header and line.kind == LineKind.COMMAND:
@@ -79,11 +92,15 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
         if prefix is None:
             continue
         base = line.span.start + len(prefix)
-        tokens = tokenise(line.text[len(prefix):], base, version)
+        after = line.text[len(prefix):]
+        found = placeholders_in(after, base, True)
+        placeholders.extend(found)
+        # A placeholder is one word of the rendered script, whatever blanks or quotes it holds.
+        tokens = tokenise(mask(after, base, found), base, version)
         if in_header and tokens.separator:
             component += 1
             words_by_component.append([])
-        words = tuple(_word(raw, text, index) for raw in tokens.words)
+        words = tuple(_word(raw, text, index, bool(found)) for raw in tokens.words)
         comment = None
         if tokens.comment_start is not None:
             comment = index.span(tokens.comment_start, line.span.end)
@@ -116,7 +133,13 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
         previous = request
     all_directives.extend(late_directives)
 
+    template = None
+    if placeholders or control_lines:
+        template = TemplateInfo(placeholders, control_lines)
+        # what sbatch would say of a placeholder it is never shown: none of it is the rendered script's
+        issues = [issue for issue in issues if not template.covers(issue.span.start, issue.span.end)]
     return Script(
+        template=template,
         path=path,
         version=version,
         lines=lines,
@@ -131,8 +154,17 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
     )
 
 
-def _word(raw, text: str, index: LineIndex) -> Word:
+def unknown_value() -> Parsed:
+    """A value slurmspec cannot know yet (a template's placeholder): no problems, no typed value."""
+    from slurmspec.model.values._base import Parsed
+
+    return Parsed(None)
+
+
+def _word(raw, text: str, index: LineIndex, masked: bool = False) -> Word:
     written = text[raw.start:raw.end]
+    if masked:
+        raw = attrs.evolve(raw, value=unmask(raw.value))
     # Most words are written as they are read: one string for both (a script may have 100,000).
     return Word(written if written == raw.value else raw.value, written, index.span(raw.start, raw.end), raw.offsets)
 
