@@ -155,3 +155,18 @@ def test_a_launcher_in_the_background_dies_when_the_script_ends(slurm_cluster_fo
     assert (tmp_path / "waited.done").exists()
     findings = {name: _codes(script, cluster.version).get("SB322") for name, script in scripts.items()}
     assert findings == {"not-waited": [4], "waited": None}
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_a_job_without_a_cpu_count_has_one_cpu_per_task(slurm_cluster_for, release, tmp_path: Path):
+    # SB340's workers case: torchrun's 4 workers in such a task share that one CPU.
+    cluster = slurm_cluster_for(release, RECALL_LAYOUT)
+    tmp_path.chmod(0o755)
+    script = ("#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --time=1\n#SBATCH --output=cpus.out\n"
+              "echo batch $SLURM_CPUS_ON_NODE\nsrun bash -c 'echo step $SLURM_CPUS_ON_NODE'\n")
+    job = cluster.job_id(cluster.submit(script, cwd=tmp_path))
+    info = _wait_all(cluster, [job], timeout=60)[job]
+    assert info["JobState"] == "COMPLETED" and info["NumCPUs"] == "1", info
+    assert (tmp_path / "cpus.out").read_text().split() == ["batch", "1", "step", "1"]
+    worker_script = script.replace("srun bash -c 'echo step $SLURM_CPUS_ON_NODE'", "srun torchrun --nproc_per_node=4 train.py")
+    assert _codes(worker_script, cluster.version).get("SB340") == [6]
