@@ -68,3 +68,8 @@ def test_a_placeholder_is_never_an_error(case):
     assert [d.code for d in found].count("SB906") == 1
     plain = lint_text(text.replace("{% if guard %}\n", "").replace("{% endif %}\n", ""), version=(22, 5))
     assert "SB201" not in {d.code for d in found} - {d.code for d in plain}  # control lines end no header
+
+
+def test_a_placeholder_in_a_directive_comment_is_only_a_comment():
+    script = parse_script("#!/bin/bash\n#SBATCH --account=bdliv07  # Run job under project <project>\nsrun ./a\n")
+    assert script.template is None

@@ -94,9 +94,12 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
         base = line.span.start + len(prefix)
         after = line.text[len(prefix):]
         found = placeholders_in(after, base, True)
-        placeholders.extend(found)
         # A placeholder is one word of the rendered script, whatever blanks or quotes it holds.
         tokens = tokenise(mask(after, base, found), base, version)
+        if found and tokens.comment_start is not None:
+            # `# Run job under project <project>` after the words is a comment, not a placeholder
+            found = [p for p in found if p.start < tokens.comment_start]
+        placeholders.extend(found)
         if in_header and tokens.separator:
             component += 1
             words_by_component.append([])
