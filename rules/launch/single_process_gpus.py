@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 
+from slurmspec.body.programs import TRIVIAL_COMMANDS
 from slurmspec.body.wrappers import basename
 from slurmspec.kinds import Fixability, LaunchKind, Outcome, Severity
 from slurmspec.lazy_regex import lazy_compile
@@ -43,9 +44,6 @@ _LIGHTNING = re.compile(r"lightning", re.IGNORECASE)
 # Program arguments under which Lightning does not expect one task per device: one device
 # (the one task), or a strategy that spawns its own processes.
 _NOT_SLURM_ENV = re.compile(r"devices\W*1\b|spawn", re.IGNORECASE)
-# Commands that only inspect or move files: an srun of one of them does not use the GPUs.
-_TRIVIAL = frozenset({"hostname", "nvidia-smi", "echo", "mkdir", "cp", "rm", "tar", "rsync", "ls", "date",
-                      "env", "cat", "true", "sleep", "printenv", "pwd", "uname", "df", "du", "touch", "which"})
 _RUNS_SCRIPT = re.compile(r"^\s*(?:(?:time|exec|bash|sh|zsh)\s+)*(?:\./|/|~/|\$\{?\w+\}?/)?[\w./${}-]*\.sh\b")
 
 
@@ -209,7 +207,7 @@ def _other_work(script, launches) -> bool:
         return True
     for launch, srun in launches:
         if launch.kind == LaunchKind.SRUN and launch.inner is None:
-            if basename(launch.program or "") not in _TRIVIAL:
+            if basename(launch.program or "") not in TRIVIAL_COMMANDS:
                 return True
     for line in script.lines:
         if line.kind == "command" and line.span.start >= script.header_end and _RUNS_SCRIPT.match(line.text):

@@ -9,6 +9,11 @@ environment variable"; 23.11 reads `SLURM_CPUS_PER_TASK` again (gate
 
 from __future__ import annotations
 
+import re
+
+from slurmspec.body.programs import TRIVIAL_COMMANDS
+from slurmspec.body.variable_launch import variable_sruns
+from slurmspec.body.wrappers import basename
 from slurmspec.gates import SRUN_INHERITS_CPUS
 from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.lint.context import Context
@@ -23,7 +28,9 @@ def srun_cpus_per_task_not_inherited(ctx: Context) -> None:
     ## What it does
     On Slurm 22.05 and 23.02, finds an `srun` line in a job with `--cpus-per-task` above 1
     that neither passes `-c`/`--cpus-per-task` itself nor follows an
-    `export SRUN_CPUS_PER_TASK=...`.
+    `export SRUN_CPUS_PER_TASK=...`, also when `srun` is run through a variable whose value
+    is certain (`RUN="srun --mpi=pmix"` then `$RUN ./app`). Steps that only inspect or move
+    files (`srun hostname`, `srun nvidia-smi`) use one CPU anyway and are left alone.
 
     ## Why is this bad?
     In these releases `srun` stopped reading `SLURM_CPUS_PER_TASK`: the step's tasks get one
@@ -72,6 +79,8 @@ def srun_cpus_per_task_not_inherited(ctx: Context) -> None:
             continue
         if first_set is not None and first_set < launch.span.start:
             continue
+        if basename(launch.program or "") in TRIVIAL_COMMANDS:
+            continue  # `srun hostname`: one thread whatever it gets
         if step_geometry(ctx, launch) is None:
             continue  # several hetjob components, or one given by a variable
         comp = 0
@@ -88,3 +97,47 @@ def srun_cpus_per_task_not_inherited(ctx: Context) -> None:
             f" from the job: each task gets 1 CPU. Add `-c {setting.raw}` (or `-c \"$SLURM_CPUS_PER_TASK\"`)"
             f" to this line, or `export SRUN_CPUS_PER_TASK=$SLURM_CPUS_PER_TASK` before it",
         )
+    _through_variables(ctx, first_set)
+
+
+_CPU_WORD = re.compile(r"(?:^|\s)(?:-c|--cpus-per-task|--cpus-per|--cpus-p|--cpus|--cpu)(?:[=\s\d]|$)")
+
+
+def _through_variables(ctx: Context, first_set: int | None) -> None:
+    """`RUN="srun --mpi=pmix"; $RUN ./app`: the same srun, where the variable's value is certain."""
+    script = ctx.script
+    if len(script.components) != 1:
+        return
+    setting = script.components[0].request.get("cpus-per-task")
+    cpt = getattr(setting.value, "value", None) if setting is not None else None
+    if not isinstance(cpt, int) or cpt < 2:
+        return
+    for hidden in variable_sruns(script.source, script.body, script.span):
+        if first_set is not None and first_set < hidden.span.start:
+            continue
+        options, program = _srun_options(hidden.rest.split())
+        if _CPU_WORD.search(" ".join((*hidden.words, *options))) or basename(program) in TRIVIAL_COMMANDS:
+            continue
+        ctx.report(
+            "SB320", hidden.span,
+            f"`${hidden.name}` runs `{' '.join(hidden.words)}` (line {hidden.assignment.span.line}), and on Slurm"
+            f" {format_version(ctx.version)} `srun` does not inherit `--cpus-per-task={setting.raw}` from the"
+            f" job: each task gets 1 CPU. Add `-c {setting.raw}` to `{hidden.name}`, or"
+            " `export SRUN_CPUS_PER_TASK=$SLURM_CPUS_PER_TASK` before this line",
+        )
+
+
+def _srun_options(words: list[str]) -> tuple[list[str], str]:
+    """The srun options that lead ``words`` (an option's separate value counted with it), and the program."""
+    options: list[str] = []
+    takes_value = False
+    for word in words:
+        if word.startswith("-"):
+            options.append(word)
+            takes_value = "=" not in word
+        elif takes_value:
+            options.append(word)
+            takes_value = False
+        else:
+            return options, word
+    return options, ""

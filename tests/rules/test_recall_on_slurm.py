@@ -170,3 +170,18 @@ def test_a_job_without_a_cpu_count_has_one_cpu_per_task(slurm_cluster_for, relea
     assert (tmp_path / "cpus.out").read_text().split() == ["batch", "1", "step", "1"]
     worker_script = script.replace("srun bash -c 'echo step $SLURM_CPUS_ON_NODE'", "srun torchrun --nproc_per_node=4 train.py")
     assert _codes(worker_script, cluster.version).get("SB340") == [6]
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_srun_in_a_variable_is_srun_only_unquoted(slurm_cluster_for, release, tmp_path: Path):
+    # SB320 follows `RUN="srun ..."; $RUN ./app`: bash splits the bare `$RUN` into `srun` and its
+    # options (a step starts), while `"$RUN"` names a program `srun --exact`, which does not exist.
+    cluster = slurm_cluster_for(release, RECALL_LAYOUT)
+    tmp_path.chmod(0o755)
+    script = ("#!/bin/bash\n#SBATCH --ntasks=1\n#SBATCH --cpus-per-task=2\n#SBATCH --time=1\n#SBATCH --output=run.out\n"
+              "RUN=\"srun --exact\"\n$RUN bash -c 'echo step=$SLURM_STEP_ID'\n\"$RUN\" true || echo quoted-fails\n")
+    job = cluster.job_id(cluster.submit(script, cwd=tmp_path))
+    info = _wait_all(cluster, [job], timeout=60)[job]
+    out = (tmp_path / "run.out").read_text()
+    assert info["JobState"] == "COMPLETED" and "step=0" in out and "quoted-fails" in out, out
+    assert _codes(script, (22, 5)).get("SB320") == [7]
