@@ -12,7 +12,7 @@ invalid index); it selects nothing.
 
 from __future__ import annotations
 
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.traps._request_facts import gpu_request, gpus_per_node, has_body
@@ -30,6 +30,10 @@ def cuda_visible_devices_override(ctx: Context) -> None:
         GPU, when the value is exactly `0,1,...,N-1` for the N GPUs per node (what Slurm sets
         anyway on clusters with device cgroups), and when an `export` keeps some of the job's
         GPUs for the rest of the script.
+
+        Also finds a launcher in the batch script that starts more processes than the GPUs the
+        variable leaves visible (`export CUDA_VISIBLE_DEVICES=0`, then `torchrun
+        --nproc_per_node=4`): each process takes the GPU of its local rank, and there is one.
 
         Not reported: indices below the GPUs per node given to one command
         (`CUDA_VISIBLE_DEVICES=0 python a.py &`, `CUDA_VISIBLE_DEVICES=1 python b.py &`, ...:
@@ -67,6 +71,7 @@ def cuda_visible_devices_override(ctx: Context) -> None:
     """
     if not has_body(ctx):
         return
+    _more_processes_than_devices(ctx)
     gpus = gpu_request(ctx)
     per_node = _gpus_per_node(ctx)
     assignments = [a for a in ctx.script.body.exports if a.name == "CUDA_VISIBLE_DEVICES" and a.value is not None]
@@ -156,3 +161,46 @@ def _gpus_per_node(ctx: Context) -> int | None:
         return sum(int(item.count) for item in items) if items else None
     except (TypeError, ValueError, AttributeError):
         return None
+
+
+# Launchers that give each process they start the GPU of its local rank.
+_PER_GPU_SPAWNERS = frozenset({LaunchKind.TORCHRUN, LaunchKind.ACCELERATE, LaunchKind.DEEPSPEED})
+_COUNT_OPTIONS = ("nproc-per-node", "num-processes", "num-gpus")
+
+
+def _more_processes_than_devices(ctx: Context) -> None:
+    """`export CUDA_VISIBLE_DEVICES=0`, then `torchrun --nproc_per_node=4` in the batch script.
+
+    Only the batch step: there the variable reaches the launcher as written (an `srun` step
+    with GPUs gets the variable from Slurm again). Only one literal value, set outside any
+    `if`/loop/function before the launcher (or as its own prefix), and counts the model knows.
+    """
+    assignments = [a for a in ctx.script.body.exports if a.name == "CUDA_VISIBLE_DEVICES"]
+    if len(assignments) != 1 or assignments[0].context or assignments[0].value is None:
+        return
+    assignment = assignments[0]
+    indices = _indices(assignment.value.strip())
+    if not indices:
+        return
+    visible = len(set(indices))
+    for step in ctx.job.steps:
+        spawner, processes = step.spawner, step.processes_per_node
+        if (not step.in_batch or spawner is None or spawner.kind not in _PER_GPU_SPAWNERS
+                or processes is None or processes <= visible):
+            continue
+        statement = step.launch.statement_span
+        if assignment.kind == "prefix":
+            if not statement.start <= assignment.span.start < statement.end:
+                continue
+        elif assignment.kind != "export" or assignment.span.end > statement.start:
+            continue
+        counted = next((opt for opt in spawner.options if opt.name in _COUNT_OPTIONS), None)
+        span = counted.span if counted is not None else spawner.command_span
+        shown = f"`{counted.raw}={counted.value}`" if counted is not None else f"`{spawner.command}`"
+        ctx.report(
+            "SB245", span,
+            f"{shown} starts {processes} processes, each on the GPU of its local rank, but"
+            f" `CUDA_VISIBLE_DEVICES={assignment.raw or assignment.value}` (line {assignment.span.line})"
+            f" leaves {visible} visible: the processes past local rank {visible - 1} find no GPU"
+            " (invalid device ordinal) or crowd onto one. Start as many processes as visible GPUs",
+        )
