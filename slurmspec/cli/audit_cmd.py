@@ -90,6 +90,9 @@ def _audit(args: argparse.Namespace, out: IO[str]) -> int:
         shard = None if args.shard is None else Shard.parse(args.shard)
     except ValueError as exc:
         return error(f"--shard: {exc}")
+    if shard is not None and (relative := [t for t in (args.since, args.until) if _relative(t)]):
+        return error(f"--shard needs absolute --since and --until (e.g. 2026-11-01T00:00), not {relative[0]!r}: "
+                     "the shards of one audit start at different times and must see the same window")
     config = configs(args).for_path(None)
     cluster = _cluster(args, config)
     version, _ = target_version(args.slurm_version, config.slurm_version, cluster)
@@ -118,6 +121,15 @@ def _audit(args: argparse.Namespace, out: IO[str]) -> int:
     if shard is not None:
         return _write(args, json.dumps({**tally.to_partial(), "shard": str(shard)}, indent=1) + "\n", out)
     return _write(args, _render(args, tally), out)
+
+
+# sacct's time words relative to when it runs (man sacct, --starttime): today, now[+-N...], midnight, ...
+_RELATIVE = ("now", "today", "tomorrow", "midnight", "noon", "elevenses", "fika", "teatime")
+
+
+def _relative(when: str) -> bool:
+    text = when.strip().lower()
+    return text.startswith(_RELATIVE) or (":" in text and "-" not in text and "/" not in text)  # HH:MM is today's
 
 
 def _cluster(args: argparse.Namespace, config):
