@@ -71,6 +71,7 @@ FAMILIES = {
         "swallowed_option",
         "batch_signal_trap",
         "array_index_unused",
+        "sbatch_of_a_program",
     ),
     "launch": (
         "launcher_tasks_per_node",

@@ -185,3 +185,18 @@ def test_srun_in_a_variable_is_srun_only_unquoted(slurm_cluster_for, release, tm
     out = (tmp_path / "run.out").read_text()
     assert info["JobState"] == "COMPLETED" and "step=0" in out and "quoted-fails" in out, out
     assert _codes(script, (22, 5)).get("SB320") == [7]
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_sbatch_takes_a_program_for_the_batch_script(slurm_cluster_for, release, tmp_path: Path):
+    cluster = slurm_cluster_for(release, RECALL_LAYOUT)
+    tmp_path.chmod(0o755)
+    (tmp_path / "train.py").write_text("print('trained')\n")
+    # sbatch looks the word up on PATH as it would a script, finds the interpreter and refuses it.
+    by_name = cluster.run(["sbatch", "--time=1", "python3", "train.py"], cwd=tmp_path, timeout=30)
+    assert by_name.returncode != 0 and "does not look like a batch script" in by_name.stderr, by_name.stderr
+    by_path = cluster.run(["sbatch", "--time=1", "/bin/true", "train.py"], cwd=tmp_path, timeout=30)
+    assert by_path.returncode != 0 and "does not look like a batch script" in by_path.stderr, by_path.stderr
+    assert not cluster.run(["squeue", "-h"], timeout=30).stdout.strip()  # nothing was submitted
+    script = "#!/bin/bash\n#SBATCH --time=1\nsbatch --time=1 python3 train.py\n"
+    assert _codes(script, cluster.version).get("SB254") == [3]
