@@ -669,12 +669,10 @@ class SlurmCluster:
         full_env = dict(self.env or self._base_env())
         if env:
             full_env.update(env)
-        chrooted = self._space is not None
-        r = subprocess.run(
-            self._argv(argv), input=input, capture_output=True, env=full_env,
-            cwd=None if chrooted else cwd, timeout=timeout,
-            preexec_fn=self._space.preexec(cwd if cwd is not None else self.workdir) if chrooted else None,
-        )
+        command = self._argv(argv)
+        if self._space is not None:  # no preexec_fn: see ChrootSpace.command
+            command, cwd = self._space.command(command, cwd if cwd is not None else self.workdir), None
+        r = subprocess.run(command, input=input, capture_output=True, env=full_env, cwd=cwd, timeout=timeout)
         return subprocess.CompletedProcess(
             r.args, r.returncode, r.stdout.decode("utf-8", "replace"), r.stderr.decode("utf-8", "replace")
         )
