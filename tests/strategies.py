@@ -1297,3 +1297,38 @@ def template_scripts(draw: st.DrawFn) -> tuple[str, int]:
     lines = ["#!/bin/bash", *before, *(["{% if guard %}"] if guarded else []),
              f"#SBATCH --{option.long}={placeholder}", *(["{% endif %}"] if guarded else [])]
     return "\n".join(lines) + "\n" + draw(st.sampled_from(_BODIES)), lines.index(f"#SBATCH --{option.long}={placeholder}") + 1
+
+
+# --- misspelt prefixes and swallowed options (issue 24) ---
+
+_UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+@st.composite
+def one_edit_of(draw: st.DrawFn, word: str = "SBATCH") -> str:
+    """``word`` with one upper-case letter swapped with its neighbour, replaced, dropped or added (never ``word``)."""
+    kind = draw(st.sampled_from(("swap", "replace", "drop", "add")))
+    at = draw(st.integers(0, len(word) - 1))
+    if kind == "swap":
+        at = min(at, len(word) - 2)
+        edited = word[:at] + word[at + 1] + word[at] + word[at + 2:]
+    elif kind == "replace":
+        edited = word[:at] + draw(st.sampled_from(_UPPER)) + word[at + 1:]
+    elif kind == "drop":
+        edited = word[:at] + word[at + 1:]
+    else:
+        edited = word[:at] + draw(st.sampled_from(_UPPER)) + word[at:]
+    if edited == word:
+        edited = word[:-1]  # a swap of equal letters or a replacement by the same letter
+    return edited
+
+
+def upper_words(min_size: int = 5, max_size: int = 7) -> st.SearchStrategy[str]:
+    """Words of upper-case letters near `SBATCH` in length (what a misspelt prefix looks like)."""
+    return st.text(alphabet="SBATCHLURMPQ", min_size=min_size, max_size=max_size)
+
+
+def option_lines() -> st.SearchStrategy[str]:
+    """The words of one clean `#SBATCH` line: a long option with its value."""
+    return st.sampled_from(("--time=10", "-c 4", "--partition=gpu", "--mem=8G", "-N 2", "--exclusive",
+                            "--job-name=train", "--ntasks-per-node=4"))
