@@ -28,11 +28,11 @@ def _table(rows: list[list[str]], right: set[int]) -> list[str]:
 
 def report_text(report: dict[str, Any]) -> str:
     header, totals = report["header"], report["totals"]
-    who = header.get("users") or "own jobs"
+    who = printable(str(header.get("users") or "own jobs"))
     lines = [
-        f"slurmspec audit: {totals['jobs']:,} finished jobs, {header.get('since')} to {header.get('until')}"
-        f" ({who}), judged as Slurm {header.get('slurm_version')}"
-        + (f" on cluster profile {header['cluster']}" if header.get("cluster") else ""),
+        printable(f"slurmspec audit: {totals['jobs']:,} finished jobs, {header.get('since')} to {header.get('until')}"
+                  f" ({who}), judged as Slurm {header.get('slurm_version')}"
+                  + (f" on cluster profile {header['cluster']}" if header.get("cluster") else "")),
         f"  cost (exact): {_h(totals['core_hours'])} core-hours, {_h(totals['gpu_hours'])} GPU-hours",
         f"  with findings: {totals['flagged_jobs']:,} jobs, {_h(totals['flagged_core_hours'])} core-hours,"
         f" {_h(totals['flagged_gpu_hours'])} GPU-hours (exact cost of the jobs; not all of it lost)",
@@ -55,11 +55,11 @@ def report_text(report: dict[str, Any]) -> str:
         lines += ["", title, *_group_table(report[key][:TOP])]
     lines += ["", "Trend by week", *_group_table(report["weeks"])]
     lines += ["", "Figures"] + [f"  {name}: {text}" for name, text in report["figures"].items()]
-    if "scripts" in report:
+    if "scripts" in report:  # --show-scripts; each line shown as text (an ESC in a script must not act)
         for script in report["scripts"]:
-            lines += ["", f"--- script {script['key']} ({script['jobs']} jobs; {', '.join(script['codes']) or 'clean'})",
-                      script["text"] or ""]
-    return "\n".join(printable(line) if not line.startswith(" ") else line for line in lines) + "\n"
+            lines += ["", f"--- script {script['key']} ({script['jobs']} jobs; {', '.join(script['codes']) or 'clean'})"]
+            lines += [printable(line) for line in (script["text"] or "").splitlines()]
+    return "\n".join(lines) + "\n"
 
 
 def _group_table(rows: list[dict[str, Any]]) -> list[str]:

@@ -25,7 +25,7 @@ import pytest
 
 from tests.conftest import in_ci
 from tests.slurm_accounting import ACCOUNTING_LAYOUT, AccountingCluster, missing_accounting
-from tests.slurm_cluster import SlurmClusterError, missing_requirements
+from tests.slurm_cluster import TERMINAL_STATES, SlurmClusterError, missing_requirements
 
 pytestmark = pytest.mark.parametrize("layout", [ACCOUNTING_LAYOUT], ids=["accounting"])
 
@@ -129,9 +129,13 @@ def test_job_array_shards_merge_into_the_unsharded_report(audited, layout, tmp_p
     )
     job = cluster.job_id(cluster.submit(array, cwd=tmp_path))
     deadline = time.monotonic() + 90
-    while cluster.run(["squeue", "-h", "-j", str(job)]).stdout.strip() and time.monotonic() < deadline:
+    states = ""
+    while time.monotonic() < deadline:  # accounting, not squeue: a task leaves the queue before slurmdbd has its end
+        states = cluster.run(["sacct", "-X", "-n", "-P", "-o", "JobID,State", "-j", str(job)]).stdout
+        ended = [line for line in states.splitlines() if (line.split("|")[-1].split() or [""])[0] in TERMINAL_STATES]
+        if len(ended) == 2:
+            break
         time.sleep(0.3)
-    states = cluster.run(["sacct", "-X", "-n", "-P", "-o", "JobID,State", "-j", str(job)]).stdout
     logs = "".join((tmp_path / f"shard-{k}.log").read_text() for k in (1, 2) if (tmp_path / f"shard-{k}.log").exists())
     assert states.count("COMPLETED") == 2, states + logs
     shards = [json.loads((tmp_path / f"shard-{k}.json").read_text()) for k in (1, 2)]
@@ -145,3 +149,11 @@ def test_job_array_shards_merge_into_the_unsharded_report(audited, layout, tmp_p
     alone = subprocess.run([sys.executable, "-m", "slurmspec", "audit", "merge", str(tmp_path / "shard-1.json")],
                            capture_output=True, text=True, timeout=60)
     assert alone.returncode == 2 and "missing 2/2" in alone.stderr
+
+
+def test_cluster_profile_imported_on_the_spot(audited, layout):
+    done = _audit(audited, "--format", "json", "--import-cluster")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["header"]["cluster"] == AccountingCluster.CLUSTER_NAME
+    assert {"SB310", "SB230"} <= {rule["code"] for rule in report["rules"]}

@@ -191,3 +191,12 @@ def test_shard_argument():
     for bad in ("0/4", "5/4", "1", "a/b", "1/0"):
         with pytest.raises(ValueError):
             Shard.parse(bad)
+
+
+def test_names_and_scripts_from_accounting_cannot_act_on_a_terminal(tmp_path):
+    rows = [line.replace("\x1froot\x1f", "\x1fev\x1b[2Jil\x1f", 1) for line in recorded_rows(tmp_path)]
+    source = Recorded(rows)
+    source.stored[7] = source.stored[8] = b"#!/bin/bash\n#SBATCH --time=5\necho \x1b]0;owned\x07\n"
+    tally = run_audit(source, judge(), Tally({"since": "x\x1b[1m"}, keep_scripts=True))
+    text = report_text(build_report(tally))
+    assert "\x1b" not in text and "\x07" not in text and "ev\u241b[2Jil" in text
