@@ -9,12 +9,14 @@ recorded COMPLETED: ``tests/rules/test_recall_on_slurm.py``).
 Silent where the script may mean it: a later launcher in the foreground (a
 server in the background for a client), a `wait`, `$!` used later (the script
 watches the process itself), `sleep`/`tail` after it, `exec`, a launcher in a
-function. No fix: where `wait` goes is the user's call.
+function, a `wait` in a function (it may be called after any line), a script
+not run by a shell. No fix: where `wait` goes is the user's call.
 """
 
 from __future__ import annotations
 
 from slurmspec.body.shell_facts import ShellFacts, shell_facts
+from slurmspec.model.interpreter import runs_in_a_shell
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
@@ -65,9 +67,11 @@ def background_launcher_not_waited(ctx: Context) -> None:
     launches = script.body.launches
     if not any(launch.backgrounded for launch in launches):
         return
-    facts = ctx.shared(_facts)
-    if facts.replaced:
+    if not runs_in_a_shell(script):
         return
+    facts = ctx.shared(_facts)
+    if facts.replaced or (facts.waits and facts.functions):
+        return  # a function holding `wait` may be called after any line
     last_pid_use = script.source.rfind("$!")  # once: a search per launch would be O(launches x body)
     for index, launch in enumerate(launches):
         if not launch.backgrounded or "function" in launch.context:

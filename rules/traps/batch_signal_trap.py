@@ -11,7 +11,7 @@ between commands: during a foreground `srun` it runs once the step has ended
 
 Silent where the shell's handling cannot be known: a trap on a variable's
 signals, `exec PROGRAM` (the program gets the signal), a sourced file that is
-not an environment set-up.
+not an environment set-up, a batch script not run by bash or sh.
 """
 
 from __future__ import annotations
@@ -20,6 +20,7 @@ from slurmspec.body.shell_facts import ShellFacts, shell_facts
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
+from slurmspec.model.interpreter import runs_in_a_shell
 
 # Signals whose default action ends a non-interactive bash (signal(7): Term/Core). INT and QUIT
 # are left out: bash treats them specially while it waits for a foreground child.
@@ -76,6 +77,8 @@ def batch_signal_without_trap(ctx: Context) -> None:
     spec = None if setting is None else setting.value
     if spec is None or "B" not in getattr(spec, "flags", ()) or spec.name not in _ENDS_BASH:
         return
+    if not runs_in_a_shell(ctx.script):
+        return  # a Python batch script handles (or dies of) the signal by its own rules
     facts = ctx.shared(_facts)
     if facts.replaced or facts.sources_unknown:
         return

@@ -13,6 +13,7 @@ so rules stay silent on them:
   trap fires during a foreground step only once the step ends; `wait` returns
   at once on a trapped signal: bash(1), SIGNALS).
 - ``holds``: where `sleep`, `tail`... run (a script may hold on by them on purpose).
+- ``functions``: the script defines a shell function.
 - ``replaced``: `exec PROGRAM` replaces the batch shell, whose signals then go
   to the program.
 - ``sources_unknown``: a file is sourced that is not an environment set-up
@@ -38,6 +39,9 @@ _ENVIRONMENT_SETUP = re.compile(r"activate|conda|mamba|bashrc|profile|modules?\b
 _HOLDS = frozenset({"sleep", "tail", "timeout", "inotifywait"})
 
 
+_FUNCTION = re.compile(r"^[ \t]*(?:function[ \t]+[\w.:-]+|[\w.:-]+[ \t]*\([ \t]*\))", re.M)
+
+
 @frozen
 class ShellFacts:
     trapped: frozenset[str] = frozenset()
@@ -46,6 +50,7 @@ class ShellFacts:
     holds: tuple[int, ...] = ()  # `sleep`, `tail -f`...: the script stays for a while on purpose
     replaced: bool = False
     sources_unknown: bool = False
+    functions: bool = False  # the script defines a function (a `wait` in it may run after any line)
 
     def traps(self, name: str | None, number: int) -> bool | None:
         """Does a `trap` handle this signal? None when a trap's signals are not literal."""
@@ -78,7 +83,8 @@ def shell_facts(source: str, heads) -> ShellFacts:
             sourced = source[start:end].split()[1:2]
             if not sourced or not _ENVIRONMENT_SETUP.search(sourced[0]):
                 sources_unknown = True
-    return ShellFacts(frozenset(trapped), unknown, tuple(waits), tuple(holds), replaced, sources_unknown)
+    functions = _FUNCTION.search(source) is not None
+    return ShellFacts(frozenset(trapped), unknown, tuple(waits), tuple(holds), replaced, sources_unknown, functions)
 
 
 def _read_trap(args: list[str], trapped: set[str]) -> bool:

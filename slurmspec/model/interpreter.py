@@ -174,3 +174,17 @@ def _env_program(text: str) -> tuple[str | None, tuple[str, ...]]:
     if index >= len(words):
         return None, ()
     return words[index], tuple(words[index + 1:])
+
+
+# Shells whose `trap`, `wait` and `&` the body analysis reads (bash(1), POSIX sh).
+SHELLS = frozenset({"bash", "sh", "dash", "zsh", "ksh"})
+
+
+def runs_in_a_shell(script: "Script") -> bool:
+    """Is the batch script read by a POSIX-like shell? Yes without a `#!` line (sbatch refuses one
+    without it; the body is read as shell anyway), for `/bin/bash`, `/usr/bin/env bash`..."""
+    found = interpreter(script)
+    if found is None:
+        return True
+    program = (found.program or found.name).split()[0] if (found.program or found.name) else ""
+    return posixpath.basename(program) in SHELLS
