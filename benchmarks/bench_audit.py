@@ -57,7 +57,7 @@ for job in range(1, N + 1):
     elapsed = 0 if state == "FAILED" else 60 + job % 3600
     day = 1 + job % 28
     tres = f"billing=1,cpu={1 + variant % 8}" + (f",gres/gpu={gpus}" if gpus else "") + ",mem=4096M,node=1"
-    out.write(SEP.join((str(job), f"u{job % 40}", f"proj{job % 5}", "gpu" if gpus else "cpu", state,
+    out.write(SEP.join((str(job), str(job), f"u{job % 40}", f"proj{job % 5}", "gpu" if gpus else "cpu", state,
                         "0:53" if state == "FAILED" else "0:0", str(elapsed), tres, "1",
                         f"2026-02-{day:02d}T09:00:00", f"2026-02-{day:02d}T09:05:00",
                         f"2026-02-{day:02d}T10:00:00", f"/home/u{job % 40}", "sbatch job.sh")) + "\n")

@@ -1271,7 +1271,7 @@ def sacct_rows(draw: st.DrawFn) -> list[str]:
         started = state != "PENDING" and draw(st.booleans())
         start = f"2026-02-{day:02d}T10:00:00" if started else "Unknown"
         command = draw(st.sampled_from(("sbatch job.sh", "sbatch -o logs/%j.out job.sh", "salloc -n1")))
-        rows.append(SEP.join((str(job), draw(st.sampled_from(("ann", "bob", "cy"))), draw(st.sampled_from(("phys", "bio"))),
+        rows.append(SEP.join((str(job), str(job), draw(st.sampled_from(("ann", "bob", "cy"))), draw(st.sampled_from(("phys", "bio"))),
                               draw(st.sampled_from(("cpu", "gpu"))), state, "0:0", str(elapsed), tres, "1",
                               f"2026-02-{day:02d}T09:00:00", start, f"2026-02-{day:02d}T11:00:00", "/home/u",
                               command)))
@@ -1297,6 +1297,16 @@ def template_scripts(draw: st.DrawFn) -> tuple[str, int]:
     lines = ["#!/bin/bash", *before, *(["{% if guard %}"] if guarded else []),
              f"#SBATCH --{option.long}={placeholder}", *(["{% endif %}"] if guarded else [])]
     return "\n".join(lines) + "\n" + draw(st.sampled_from(_BODIES)), lines.index(f"#SBATCH --{option.long}={placeholder}") + 1
+
+
+# --- rule selectors (the default selection, issue 23) ---
+
+
+def rule_selectors(codes: list[str], names: list[str]) -> st.SearchStrategy[list[str]]:
+    """Lists of selectors as a user writes them: codes, prefixes, names, outcome groups, ``default``, ``ALL``."""
+    prefixes = sorted({code[:n] for code in codes for n in (3, 4)})
+    groups = ["default", "advice", "wrong", "fails", "pends", "refused", "ALL", "Advice", "all"]
+    return st.lists(st.sampled_from(sorted(codes) + prefixes + sorted(names) + groups), max_size=4)
 
 
 # --- misspelt prefixes and swallowed options (issue 24) ---

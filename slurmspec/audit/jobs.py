@@ -6,6 +6,9 @@
 * ``AllocTRES`` reads ``billing=1,cpu=1,gres/gpu=2,mem=1G,node=1``; typed GPUs add
   ``gres/gpu:a100=2`` beside the untyped total, which is the one counted here.
 * ``State`` may carry a suffix (``CANCELLED by 1000``); only the first word is the state.
+* An array task's ``JobIDRaw`` is its own number, but ``sacct -j <raw id>`` of the array's
+  first record names the whole array; ``JobID`` (``12_3``) names one task, and is what the
+  ``--batch-script`` headers print, so scripts are fetched by ``JobID``.
 * ``Start`` is ``Unknown`` or ``None`` for a job that never started.
 * ``SubmitLine`` is sbatch's words joined by single spaces (no quoting), so a value that held a
   space splits in two; it may even hold a newline (``--wrap``), which is why it comes last and
@@ -19,7 +22,7 @@ from datetime import datetime
 from typing import Iterable, Iterator
 
 SEP = "\x1f"  # ASCII unit separator: no job name, path or command line has it in practice
-FIELDS = ("JobIDRaw", "User", "Account", "Partition", "State", "ExitCode", "ElapsedRaw", "AllocTRES",
+FIELDS = ("JobIDRaw", "JobID", "User", "Account", "Partition", "State", "ExitCode", "ElapsedRaw", "AllocTRES",
           "NNodes", "Submit", "Start", "End", "WorkDir", "SubmitLine")
 
 # States after which accounting holds the job's final cost (man sacct, JOB STATE CODES).
@@ -31,7 +34,8 @@ _NO_SCRIPT = frozenset({"salloc", "srun"})
 
 @dataclass(frozen=True, slots=True)
 class Job:
-    job_id: int
+    job_id: int  # JobIDRaw: unique per array task, what shards split on
+    job_ref: str  # JobID (12_3 for an array task, 7+1 for a hetjob component): what sacct -j and its headers name
     user: str
     account: str
     partition: str
@@ -139,7 +143,7 @@ def parse_row(text: str) -> Job:
         raise RowError(f"not a job row: {text[:80]!r}") from None
     tres = parse_tres(row["AllocTRES"])
     return Job(
-        job_id=job_id, user=row["User"], account=row["Account"], partition=row["Partition"],
+        job_id=job_id, job_ref=row["JobID"] or str(job_id), user=row["User"], account=row["Account"], partition=row["Partition"],
         state=(row["State"].split() or ["UNKNOWN"])[0], exit_code=row["ExitCode"], elapsed=elapsed,
         cpus=tres.get("cpu", 0), gpus=tres.get("gres/gpu", 0),
         nodes=_whole(row["NNodes"]) or tres.get("node", 0),

@@ -24,8 +24,8 @@ BATCH = 200  # jobs per sacct --batch-script call: long enough to pay for a call
 
 class Source(Protocol):
     def jobs(self) -> Iterable["Job"]: ...
-    def scripts(self, ids: Iterable[int]) -> dict[int, bytes]: ...
-    def environments(self, ids: Iterable[int]) -> dict[int, dict[str, str]]: ...
+    def scripts(self, refs: Iterable[str]) -> dict[str, bytes]: ...  # by JobID (12, 12_3)
+    def environments(self, refs: Iterable[str]) -> dict[str, dict[str, str]]: ...
 
 
 @dataclass(frozen=True)
@@ -73,15 +73,15 @@ def run_audit(source: Source, judge: Judge, tally: Tally, *, shard: Shard | None
 
 
 def _settle(jobs: list["Job"], source: Source, judge: Judge, tally: Tally, environment: bool) -> None:
-    ids = [job.job_id for job in jobs if job.has_script]
-    scripts = source.scripts(ids)
-    environs = source.environments(ids) if environment and scripts else {}
+    refs = [job.job_ref for job in jobs if job.has_script]
+    scripts = source.scripts(refs)
+    environs = source.environments(refs) if environment and scripts else {}
     for job in jobs:
-        script = scripts.get(job.job_id)
+        script = scripts.get(job.job_ref)
         if script is None:
             tally.add(job, None, ())
             continue
-        submission = submission_of(job, environs.get(job.job_id, {}), judge.version)
+        submission = submission_of(job, environs.get(job.job_ref, {}), judge.version)
         key = judge.key(script, submission)
         text = script.decode("utf-8", "replace") if tally.keep_scripts else None
         tally.add(job, key, judge.findings(key, script, submission), text)

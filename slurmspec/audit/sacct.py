@@ -6,11 +6,11 @@ with one ``sacct -j ID,ID,... --batch-script`` (``--env-vars``) call each: sacct
 ``--batch-script`` without ``-j`` ("When requesting job scripts you must also request specific
 jobs with the '-j' option").
 
-Output of those calls (sacct 22.05.8, measured): for each job found, in job-id order,
+Output of those calls (sacct 22.05.8, measured): for each job found (in an order of its own),
 ``Batch Script for <id>`` (``Environment used for <id> (must be batch to display)``), a line of
 80 dashes, the stored text, and one newline sacct adds; ``NONE`` when nothing is stored. A
 script could itself hold a line that looks like a header: `split_blocks` accepts the output only
-when each requested job's header appears exactly once and in order, and otherwise the batch is
+when each header names a requested job and none twice, and otherwise the batch is
 fetched again one job per call, where nothing inside a script can be taken for a header.
 """
 
@@ -33,21 +33,25 @@ class AccountingError(RuntimeError):
     """sacct could not run, or refused (no accounting, no permission)."""
 
 
-def split_blocks(data: bytes, flag: str, ids: Sequence[int]) -> dict[int, bytes] | None:
-    """Job id -> stored text, or None when the headers are not exactly the requested jobs' in order."""
+def split_blocks(data: bytes, flag: str, refs: Sequence[str]) -> dict[str, bytes] | None:
+    """Job id (as ``JobID`` prints it) -> stored text; None unless each header names a requested job once.
+
+    sacct orders the answers its own way (an array's tasks after a later job), so only the set is
+    checked: a header-like line inside a script names a job whose real header also comes (a
+    duplicate), or one not requested.
+    """
     heads = list(_HEADERS[flag].finditer(data))
-    wanted = [str(job) for job in sorted(ids)]
-    named = [head[1].decode("ascii", "replace") for head in heads]
-    if len(set(named)) != len(named) or not set(named) <= set(wanted) or named != sorted(named, key=wanted.index):
+    named = [head[1].decode("utf-8", "replace") for head in heads]
+    if len(set(named)) != len(named) or not set(named) <= set(refs):
         return None
     if heads and data[:heads[0].start()].strip():
         return None
-    found: dict[int, bytes] = {}
+    found: dict[str, bytes] = {}
     for head, after in zip(heads, heads[1:] + [None]):
         text = data[head.end(): after.start() if after is not None else len(data)]
         text = text[:-1] if text.endswith(b"\n") else text  # the newline sacct adds after each text
         if text.rstrip(b"\n") != NOTHING_STORED:
-            found[int(head[1])] = text
+            found[head[1].decode("utf-8", "replace")] = text
     return found
 
 
@@ -98,29 +102,30 @@ class SacctSource:
         if code != 0:
             raise AccountingError(f"`sacct` failed (exit {code}): {error or 'no message'}")
 
-    def scripts(self, ids: Iterable[int]) -> dict[int, bytes]:
-        return self._blocks("--batch-script", list(ids))
+    def scripts(self, refs: Iterable[str]) -> dict[str, bytes]:
+        """Stored script by job (``JobID``, e.g. ``12`` or ``12_3``)."""
+        return self._blocks("--batch-script", list(refs))
 
-    def environments(self, ids: Iterable[int]) -> dict[int, dict[str, str]]:
-        return {job: sbatch_variables(text) for job, text in self._blocks("--env-vars", list(ids)).items()}
+    def environments(self, refs: Iterable[str]) -> dict[str, dict[str, str]]:
+        return {job: sbatch_variables(text) for job, text in self._blocks("--env-vars", list(refs)).items()}
 
-    def _blocks(self, flag: str, ids: list[int]) -> dict[int, bytes]:
+    def _blocks(self, flag: str, ids: list[str]) -> dict[str, bytes]:
         if not ids:
             return {}
         data = self._fetch(flag, ids)
         found = split_blocks(data, flag, ids)
         if found is not None:
             return found
-        found = {}
+        found: dict[str, bytes] = {}
         for job in ids:  # a script held a header-like line: one job per call cannot be confused
             text = one_block(self._fetch(flag, [job]), flag)
             if text is not None:
                 found[job] = text
         return found
 
-    def _fetch(self, flag: str, ids: list[int]) -> bytes:
+    def _fetch(self, flag: str, ids: list[str]) -> bytes:
         self.calls += 1
-        return self._run([self.program, "-j", ",".join(map(str, ids)), flag])
+        return self._run([self.program, "-j", ",".join(ids), flag])
 
 
 def _run(argv: list[str]) -> bytes:

@@ -31,7 +31,7 @@ def blocks(name, head):
     return {job: text[start:(marks[i + 1][1] if i + 1 < len(marks) else len(text))]
             for i, (job, start) in enumerate(marks)}
 if "--batch-script" in args or "--env-vars" in args:
-    ids = sorted(int(x) for x in args[args.index("-j") + 1].split(","))
+    ids = [int(x) for x in args[args.index("-j") + 1].split(",")]
     found = blocks("batch-script.txt", b"Batch Script for %d\n") if "--batch-script" in args else \
         blocks("env-vars.txt", b"Environment used for %d ")
     sys.stdout.buffer.write(b"".join(found[job] for job in ids if job in found))

@@ -45,16 +45,16 @@ class Recorded:
         ids = [5, 6, 7, 8, 9]
         marks = [whole.index(f"Batch Script for {job}\n".encode()) for job in ids] + [len(whole)]
         for job, start, end in zip(ids, marks, marks[1:]):
-            self.stored[job] = one_block(whole[start:end], "--batch-script")
+            self.stored[str(job)] = one_block(whole[start:end], "--batch-script")
         self.script_calls: list[list[int]] = []
 
     def jobs(self):
         return parse_rows(self.rows)
 
-    def scripts(self, ids):
-        ids = list(ids)
-        self.script_calls.append(ids)
-        return {job: self.stored[job] for job in ids if job in self.stored}
+    def scripts(self, refs):
+        refs = list(refs)
+        self.script_calls.append(refs)
+        return {job: self.stored[job] for job in refs if job in self.stored}
 
     def environments(self, ids):
         return {}
@@ -82,25 +82,27 @@ def test_rows_parse_as_recorded(tmp_path):
 
 
 def test_a_row_cut_by_a_newline_in_the_submit_line_is_joined():
-    line = SEP.join(["12", "u", "a", "p", "COMPLETED", "0:0", "5", "cpu=2", "1", "", "", "", "/w", "sbatch --wrap 'a"])
+    line = SEP.join(["12", "12", "u", "a", "p", "COMPLETED", "0:0", "5", "cpu=2", "1", "", "", "", "/w", "sbatch --wrap 'a"])
     (job,) = parse_rows([line, "b'"])
     assert job.submit_line == "sbatch --wrap 'a\nb'" and job.cpus == 2
 
 
 def test_a_forged_header_makes_the_batch_be_fetched_job_by_job():
     whole = (RECORDED / "batch-script.txt").read_bytes()
-    assert split_blocks(whole, "--batch-script", [5, 6, 7, 8, 9]) is None  # "Batch Script for 999" inside job 9
+    assert split_blocks(whole, "--batch-script", ["5", "6", "7", "8", "9"]) is None  # "Batch Script for 999" in 9
     alone = one_block((RECORDED / "batch-script-9.txt").read_bytes(), "--batch-script")
     assert alone is not None and b"Batch Script for 999\n" in alone and alone.endswith(b"echo forged\n")
     first_four = whole[: whole.index(b"Batch Script for 9\n")]
-    found = split_blocks(first_four, "--batch-script", [5, 6, 7, 8])
-    assert sorted(found) == [5, 6, 7, 8] and found[7] == found[8]
-    assert found[5].startswith(b"#!/bin/bash\n") and found[5].endswith(b"python3 train.py\n")
+    found = split_blocks(first_four, "--batch-script", ["5", "6", "7", "8"])
+    assert sorted(found) == ["5", "6", "7", "8"] and found["7"] == found["8"]
+    assert found["5"].startswith(b"#!/bin/bash\n") and found["5"].endswith(b"python3 train.py\n")
+    forged_twice = first_four + b"Batch Script for 6\n" + b"-" * 80 + b"\necho\n"
+    assert split_blocks(forged_twice, "--batch-script", ["5", "6", "7", "8"]) is None
 
 
 def test_only_sbatch_variables_are_kept_from_an_environment():
-    recorded = split_blocks((RECORDED / "env-vars.txt").read_bytes(), "--env-vars", [5, 6, 7, 8, 9])
-    assert recorded is not None and sbatch_variables(recorded[5]) == {}
+    recorded = split_blocks((RECORDED / "env-vars.txt").read_bytes(), "--env-vars", ["5", "6", "7", "8", "9"])
+    assert recorded is not None and sbatch_variables(recorded["5"]) == {}
     env = b"HOME=/root\nSBATCH_PARTITION=gpu\nAWS_SECRET=xyz\nSLURM_HINT=nomultithread\n"
     assert sbatch_variables(env) == {"SBATCH_PARTITION": "gpu", "SLURM_HINT": "nomultithread"}
 
@@ -196,7 +198,18 @@ def test_shard_argument():
 def test_names_and_scripts_from_accounting_cannot_act_on_a_terminal(tmp_path):
     rows = [line.replace("\x1froot\x1f", "\x1fev\x1b[2Jil\x1f", 1) for line in recorded_rows(tmp_path)]
     source = Recorded(rows)
-    source.stored[7] = source.stored[8] = b"#!/bin/bash\n#SBATCH --time=5\necho \x1b]0;owned\x07\n"
+    source.stored["7"] = source.stored["8"] = b"#!/bin/bash\n#SBATCH --time=5\necho \x1b]0;owned\x07\n"
     tally = run_audit(source, judge(), Tally({"since": "x\x1b[1m"}, keep_scripts=True))
     text = report_text(build_report(tally))
     assert "\x1b" not in text and "\x07" not in text and "ev\u241b[2Jil" in text
+
+
+def test_array_tasks_are_fetched_by_their_job_id():
+    """Recorded: array 1 (tasks 1_1..1_3, raw ids 3, 4, 1) and job 2. sacct answers in its own order
+    (2, 1_1, 1_2, 1_3), and `-j 1` would name the whole array: scripts go by JobID."""
+    jobs = {job.job_id: job for job in parse_rows((RECORDED / "array-rows.txt").read_text().splitlines())}
+    assert {raw: job.job_ref for raw, job in jobs.items()} == {2: "2", 3: "1_1", 4: "1_2", 1: "1_3"}
+    found = split_blocks((RECORDED / "array-batch-script.txt").read_bytes(), "--batch-script",
+                         [job.job_ref for job in jobs.values()])
+    assert found is not None and sorted(found) == ["1_1", "1_2", "1_3", "2"]
+    assert found["1_1"] == found["1_3"] and b"--array=1-3" in found["1_1"]
