@@ -59,7 +59,7 @@ def _codes(out: str) -> list[str]:
     return [d["code"] for d in json.loads(out)["diagnostics"]]
 
 
-LINT = ["lint", "--no-config", "--jobs", "1", "--format", "json", "--slurm-version", "24.11"]
+LINT = ["lint", "--no-config", "--select", "ALL", "--jobs", "1", "--format", "json", "--slurm-version", "24.11"]
 
 # name -> (script, the code that must be among the findings)
 SCRIPTS = {

@@ -49,7 +49,7 @@ def test_the_text_report_shows_the_command_line_under_its_findings(job, capsys):
 
 
 def test_the_kaust_submission_line_changes_what_the_rules_see(job, capsys):
-    args = ["--format", "json", str(job)]
+    args = ["--format", "json", "--extend-select", "SB250", str(job)]  # export-restricts-steps is opt-in
     assert lint(*args) == 1  # `2h` is refused
     plain = {d["code"] for d in json.loads(capsys.readouterr().out)["diagnostics"]}
     lint(*args, "--", "--job-name=run42", "--export=NONE", "--mail-type=BEGIN", "--mail-user=me@kaust.edu.sa")

@@ -37,7 +37,10 @@ def test_all_as_json_has_every_rule_and_field(capsys):
     listed = json.loads(capsys.readouterr().out)
     assert [r["code"] for r in listed] == sorted(registry())
     for entry in listed:
-        assert set(entry) == {"code", "name", "family", "severity", "outcome", "fixable", "fix", "summary", "doc"}
+        assert set(entry) == {"code", "name", "family", "severity", "outcome", "fixable", "fix", "default", "judged",
+                              "summary", "doc"}
+        assert isinstance(entry["default"], bool)
+        assert entry["judged"] is None or set(entry["judged"]) == {"real", "low", "wrong"}
         assert entry["outcome"] in ("refused", "pends", "fails", "wrong", "advice")
         assert entry["fixable"] == (entry["fix"] != "none")
         assert entry["summary"] and entry["doc"].startswith("## What it does")
@@ -54,6 +57,16 @@ def test_all_as_text_lists_one_line_per_rule(capsys):
     lines = capsys.readouterr().out.splitlines()
     assert len(lines) == len(registry())
     assert lines[0].startswith("SB001  unknown-option")
+
+
+def test_the_list_and_a_rule_doc_say_default_or_opt_in(capsys):
+    from slurmspec.lint.engine import is_default
+
+    assert main(["rule", "--all"]) == 0
+    for line, rule in zip(capsys.readouterr().out.splitlines(), registry().values()):
+        assert ("  default  " in line) == is_default(rule) and ("  opt-in   " in line) != is_default(rule), line
+    assert main(["rule", "SB341"]) == 0
+    assert "Selection: opt-in · Judged on real scripts: " in capsys.readouterr().out
 
 
 def test_a_prefix_lists_that_family(capsys):

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping
 import attrs
 
 from slurmspec.collector import collector_paused
+from slurmspec.kinds import Outcome
 from slurmspec.lint.context import LOCAL, Context, FileSystem
 from slurmspec.lint.diagnostic import Diagnostic
 from slurmspec.lint.rule import Rule
@@ -59,12 +60,28 @@ def rules_of(module: ModuleType) -> list[Rule]:
 
 
 ALL = "ALL"
+DEFAULT_GROUP = "default"
+# An outcome names the group of rules with that outcome: `extend-select = ["advice"]`.
+OUTCOME_GROUPS = {outcome.value: outcome for outcome in Outcome}
+
+
+@lru_cache(maxsize=1)
+def default_codes() -> frozenset[str]:
+    """The codes a run without ``select`` reports (rules/selection.py says how they were chosen)."""
+    from slurmspec.rules.selection import DEFAULT
+
+    return DEFAULT & registry().keys()
 
 
 def selector_matches(rule: Rule, selector: str) -> bool:
-    """A selector is ``ALL``, a code, a code prefix (``SB2``, ``SB20``) or a rule name."""
-    upper = selector.upper()
-    return upper == ALL or rule.code.startswith(upper) or rule.name == selector.lower()
+    """A selector is ``ALL``, ``default`` (the default selection), an outcome (``advice``: every rule
+    with that outcome), a code, a code prefix (``SB2``, ``SB20``) or a rule name."""
+    upper, lower = selector.upper(), selector.lower()
+    if lower == DEFAULT_GROUP:
+        return rule.code in default_codes()
+    if lower in OUTCOME_GROUPS:
+        return rule.outcome is OUTCOME_GROUPS[lower]
+    return upper == ALL or rule.code.startswith(upper) or rule.name == lower
 
 
 def known_selector(selector: str) -> bool:
@@ -74,16 +91,28 @@ def known_selector(selector: str) -> bool:
 def select_rules(
     select: Iterable[str] = (), ignore: Iterable[str] = (), extend_select: Iterable[str] = (),
 ) -> list[Rule]:
-    """Rules whose code, code prefix or name is selected (or extend-selected) and not ignored."""
+    """Rules that are selected (without ``select``: the default selection) or extend-selected, and not ignored.
+
+    An explicit ``select`` means exactly what it names, default or opt-in alike; ``extend_select``
+    adds to it, or to the default selection."""
     select, ignore, extend = tuple(select), tuple(ignore), tuple(extend_select)
+    default = default_codes()
 
     def matches(rule: Rule, patterns: tuple[str, ...]) -> bool:
         return any(selector_matches(rule, p) for p in patterns)
 
+    def chosen(rule: Rule) -> bool:
+        return matches(rule, select) if select else rule.code in default
+
     return [
         rule for rule in registry().values()
-        if (not select or matches(rule, select) or matches(rule, extend)) and not matches(rule, ignore)
+        if (chosen(rule) or matches(rule, extend)) and not matches(rule, ignore)
     ]
+
+
+def is_default(rule: Rule) -> bool:
+    """Whether a run without ``select`` reports ``rule`` (else it is opt-in)."""
+    return rule.code in default_codes()
 
 
 @collector_paused

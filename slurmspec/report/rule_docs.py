@@ -14,7 +14,32 @@ from slurmspec.lint.rule import Rule
 REGENERATE = "python -m slurmspec rule --all --format markdown > docs/rules.md"
 
 
+def judged_counts(rule: Rule) -> tuple[int, int, int] | None:
+    """(real, low, wrong): the rule's findings on the shared corpus as judged by hand; None if it had none."""
+    from slurmspec.rules.judged import JUDGED
+
+    return JUDGED.get(rule.code)
+
+
+def selection_word(rule: Rule) -> str:
+    from slurmspec.lint.engine import is_default
+
+    return "default" if is_default(rule) else "opt-in"
+
+
+def judged_text(rule: Rule) -> str:
+    """The judged precision in words: ``7 real, 1 low, 0 wrong (88% real)``, or that there was nothing to judge."""
+    from slurmspec.rules.judged import SCRIPTS
+
+    counts = judged_counts(rule)
+    if counts is None:
+        return f"no finding on the {SCRIPTS} corpus scripts"
+    real, low, wrong = counts
+    return f"{real} real, {low} low, {wrong} wrong ({real / (real + low + wrong):.0%} real)"
+
+
 def rule_to_dict(rule: Rule) -> dict[str, Any]:
+    counts = judged_counts(rule)
     return {
         "code": rule.code,
         "name": rule.name,
@@ -23,6 +48,8 @@ def rule_to_dict(rule: Rule) -> dict[str, Any]:
         "outcome": rule.outcome,
         "fixable": rule.fixable,
         "fix": rule.fix,
+        "default": selection_word(rule) == "default",
+        "judged": None if counts is None else dict(zip(("real", "low", "wrong"), counts)),
         "summary": rule.summary,
         "doc": rule.doc,
     }
@@ -51,8 +78,14 @@ def rule_markdown(rule: Rule, releases: str | None = None) -> str:
         f"## {rule.code} {rule.name}\n\n"
         f"Family: {rule.family} · Default severity: {rule.severity} · Outcome: {rule.outcome}"
         f" · Fix: {_FIX_WORDS[rule.fix]}{applies}\n\n"
+        f"Selection: {selection_word(rule)} · Judged on real scripts: {judged_text(rule)}\n\n"
         f"{_demote(rule.doc).strip()}\n"
     )
+
+
+def _judged_cell(rule: Rule) -> str:
+    counts = judged_counts(rule)
+    return "-" if counts is None else "/".join(map(str, counts))
 
 
 def rules_markdown(rules: Iterable[Rule]) -> str:
@@ -75,14 +108,21 @@ def rules_markdown(rules: Iterable[Rule]) -> str:
         " message, and the finding carries its own outcome.\n",
         "Releases are the Slurm releases (`--slurm-version`, 22.05 to 26.05) on which the rule's own"
         " Example triggers it; its \"Slurm versions\" section says what changes between them.\n",
-        "| Code | Name | Family | Severity | Outcome | Fix | Releases | Summary |",
-        "|---|---|---|---|---|---|---|---|",
+        "Selection: a run without `select` reports the `default` rules; the others are opt-in, by code,"
+        " prefix or name, by outcome (`extend-select = [\"advice\"]`), or all with `--select ALL`. Judged"
+        " (real/low/wrong) counts every finding of the rule on the shared corpus of real batch scripts,"
+        " judged by hand: a real problem for the author, correct but of little value, or false; the"
+        " default selection is chosen from these figures. [judged.md](judged.md) gives the criteria and"
+        " the bar.\n",
+        "| Code | Name | Family | Severity | Outcome | Fix | Releases | Selection | Judged | Summary |",
+        "|---|---|---|---|---|---|---|---|---|---|",
     ]
     for rule in rules:
         anchor = f"{rule.code}-{rule.name}".lower()
         parts.append(
             f"| [{rule.code}](#{anchor}) | {rule.name} | {rule.family} | {rule.severity} | {rule.outcome} | "
-            f"{_FIX_WORDS[rule.fix]} | {releases[rule.code]} | {_cell(rule.summary)} |"
+            f"{_FIX_WORDS[rule.fix]} | {releases[rule.code]} | {selection_word(rule)} | {_judged_cell(rule)} | "
+            f"{_cell(rule.summary)} |"
         )
     parts.append("")
     for rule in rules:
@@ -124,6 +164,7 @@ def write_rule_doc(rule: Rule, out, color: bool | None = None) -> None:
         "Family: ", str(rule.family), " · Default severity: ", (str(rule.severity), _SEVERITY_STYLE[rule.severity]),
         " · Outcome: ", str(rule.outcome), " · Fix: ", _FIX_WORDS[rule.fix],
     ))
+    console.print(Text.assemble("Selection: ", selection_word(rule), " · Judged on real scripts: ", judged_text(rule)))
     console.print()
     console.print(Markdown(rule.doc, code_theme="ansi_dark", inline_code_lexer=None))
     out.write("".join(line.rstrip(" ") + "\n" for line in buffer.getvalue().splitlines()))
@@ -137,9 +178,10 @@ def write_rule_list(rules: Iterable[Rule], out, color: bool | None = None) -> No
     rules = list(rules)
     width = max((len(r.name) for r in rules), default=0)
     for rule in rules:
-        # "fix" marks rules whose findings can come with a fix (`--fix`, `--unsafe-fixes`), as ruff's list does.
+        # "fix" marks rules whose findings can come with a fix (`--fix`, `--unsafe-fixes`), as ruff's list does;
+        # "default" the rules a run without `select` reports, "opt-in" the others.
         console.print(Text.assemble(
             (rule.code, "bold"), "  ", (rule.name.ljust(width), "cyan"), "  ",
             (str(rule.severity).ljust(7), _SEVERITY_STYLE[rule.severity]), "  ",
-            ("fix" if rule.fixable else "   ", "green"), "  ", rule.summary,
+            ("fix" if rule.fixable else "   ", "green"), "  ", selection_word(rule).ljust(7), "  ", rule.summary,
         ))

@@ -25,6 +25,7 @@ Run it from the project root::
     python tests/corpus/judge.py --stale          # judgements that name no finding anymore
     python tests/corpus/judge.py --precision      # real/low/wrong per rule, and the default selection's share
     python tests/corpus/judge.py --check          # exit 1 when something is unjudged or stale
+    python tests/corpus/judge.py --write          # regenerate rules/judged.py (the counts docs and `rule` show)
 
 tests/test_judged_corpus.py runs the same checks. The corpus is read-only: nothing here writes to it.
 """
@@ -46,6 +47,7 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 CORPUS = ROOT.parent / "shared" / "corpus" / "real"
 JUDGEMENTS = Path(__file__).resolve().parent / "judgements.tsv"
 LAB = ROOT / "tests" / "cluster" / "profiles" / "lab.toml"
+JUDGED_MODULE = ROOT / "rules" / "judged.py"
 VERDICTS = ("real", "low", "wrong")
 COLUMNS = ("file", "line", "code", "configs", "verdict", "reason")
 ANY = "*"
@@ -225,6 +227,26 @@ def per_config(comparison: Comparison, codes: frozenset[str]) -> dict[str, Tally
     return tallies
 
 
+def judged_module(tallies: dict[str, Tally], scripts: int) -> str:
+    """The text of rules/judged.py: the judged counts per rule, which the docs and ``slurmspec rule`` show."""
+    lines = [
+        '"""Judged findings per rule on the shared corpus of real batch scripts: (real, low, wrong).',
+        "",
+        "Generated from tests/corpus/judgements.tsv by ``python tests/corpus/judge.py --write``; do not edit.",
+        "tests/test_judged_corpus.py fails when it differs from the judgements. rules/selection.py says how the",
+        'counts choose the default selection, and docs/rules.md ("Judged precision") what the verdicts mean.',
+        '"""',
+        "",
+        f"SCRIPTS = {scripts}  # scripts in the corpus when it was judged",
+        "",
+        "JUDGED: dict[str, tuple[int, int, int]] = {",
+        *(f'    "{code}": ({t.real}, {t.low}, {t.wrong}),' for code, t in sorted(tallies.items())),
+        "}",
+        "",
+    ]
+    return "\n".join(lines)
+
+
 def _line_text(file: str, line: int, corpus: Path) -> str:
     try:
         lines = (corpus / file).read_text(encoding="utf-8", errors="replace").splitlines()
@@ -248,6 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     what.add_argument("--stale", action="store_true", help="print the judgements that name no finding")
     what.add_argument("--precision", action="store_true", help="real/low/wrong per rule and for the default set")
     what.add_argument("--check", action="store_true", help="exit 1 when a finding is unjudged or a row stale")
+    what.add_argument("--write", action="store_true", help=f"regenerate {JUDGED_MODULE.relative_to(ROOT)}")
     parser.add_argument("--code", action="append", default=[], help="only these codes or code prefixes")
     parser.add_argument("--corpus", type=Path, default=CORPUS)
     parser.add_argument("--judgements", type=Path, default=JUDGEMENTS)
@@ -275,12 +298,29 @@ def main(argv: list[str] | None = None) -> int:
         for j in comparison.stale:
             out.write(f"{args.judgements.name}:{j.row}: {j.key[0]}:{j.key[1]} {j.key[2]} ({j.verdict}: {j.reason})\n")
         return 0
+    if args.write:
+        if args.code:
+            parser.error("--write needs every code: leave out --code")
+        JUDGED_MODULE.write_text(judged_module(per_rule(comparison), len(corpus_scripts(args.corpus))),
+                                 encoding="utf-8")
+        out.write(f"wrote {JUDGED_MODULE.relative_to(ROOT)}\n")
+        return 0
     if args.precision:
+        from slurmspec.lint.engine import registry
+        from slurmspec.rules.selection import qualifies
+
         defaults = default_codes()
-        out.write("code    default  real  low  wrong  real share\n")
-        for code, tally in per_rule(comparison).items():
+        tallies = per_rule(comparison)
+        judged = {code: (t.real, t.low, t.wrong) for code, t in tallies.items()}
+        out.write("code    default  real  low  wrong  real share  policy\n")
+        for code, rule in registry().items():
+            tally = tallies.get(code, Tally())
             mark = "yes" if code in defaults else "opt-in"
-            out.write(f"{code:<7} {mark:<7} {tally.real:>5} {tally.low:>4} {tally.wrong:>6}  {_percent(tally.share)}\n")
+            wanted, why = qualifies(rule, judged)
+            flag = "" if wanted == (code in defaults) else "  <- policy says " + ("default" if wanted else "opt-in")
+            if tally.total or flag:
+                out.write(f"{code:<7} {mark:<7} {tally.real:>5} {tally.low:>4} {tally.wrong:>6}  "
+                          f"{_percent(tally.share):>10}  {why}{flag}\n")
         out.write("\ndefault selection, per configuration: real/low/wrong (real share)\n")
         for config, tally in per_config(comparison, defaults).items():
             out.write(f"  {config:<11} {tally.real}/{tally.low}/{tally.wrong} ({_percent(tally.share)})\n")

@@ -411,9 +411,9 @@ def test_fix_applies_only_the_selected_rules(tmp_path, capsys):
 def test_a_suppressed_finding_is_not_fixed(tmp_path, capsys):
     data = b"#!/bin/bash\n#SBATCH -t 10\n#SBATCH -t 10  # slurmspec: ignore[SB205]\nsrun x\n"
     path = script_file(tmp_path, data)
-    main(["lint", "--no-config", "--fix", str(path)])
+    main(["lint", "--no-config", "--extend-select", "SB205", "--fix", str(path)])  # SB205 is opt-in
     assert path.read_bytes() == data
-    main(["lint", "--no-config", "--fix", "--no-suppress", str(path)])
+    main(["lint", "--no-config", "--extend-select", "SB205", "--fix", "--no-suppress", str(path)])
     capsys.readouterr()
     assert path.read_bytes().count(b"#SBATCH -t 10") == 1
 
@@ -439,7 +439,8 @@ def test_diff_on_stdin_prints_a_diff_and_exits_1():
 def test_fix_on_a_folder_applies_a_move_that_reveals_a_problem_and_reports_it(tmp_path, capsys):
     late = b"#!/bin/bash\n#SBATCH --time=10\nmodule load x\n#SBATCH --mail-user=$USER@uab.edu\nsrun hostname\n"
     script_file(tmp_path, late)
-    code = main(["lint", "--no-config", "--format", "concise", "--fix", str(tmp_path)])
+    # SB207 (shell expansion in a directive) is opt-in: selected, so that the move reveals it.
+    code = main(["lint", "--no-config", "--extend-select", "SB207", "--format", "concise", "--fix", str(tmp_path)])
     captured = capsys.readouterr()
     assert code == 1, captured.err  # findings remain; not exit 2 ("not fixed ... adds SB207")
     assert (tmp_path / "job.sbatch").read_bytes() == (

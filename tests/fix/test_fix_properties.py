@@ -216,7 +216,9 @@ class _Stdio:
 def test_cli_fix_on_stdin_never_raises(data: bytes, unsafe: bool) -> None:
     with _Stdio(data) as stdio:
         # The library's `fix` targets the newest release; so must the CLI (not an installed sbatch's).
-        code = main(["lint", "--no-config", "--slurm-version", DEFAULT, "--fix", *(["--unsafe-fixes"] if unsafe else []), "-"])
+        # ... and every rule, as the library's `fix` runs them (the CLI's default selection is fewer).
+        code = main(["lint", "--no-config", "--select", "ALL", "--slurm-version", DEFAULT, "--fix",
+                     *(["--unsafe-fixes"] if unsafe else []), "-"])
     printed = stdio.stdout.buffer.getvalue()
     errors = stdio.stderr.buffer.getvalue().decode()
     outcome = fix(data, unsafe=unsafe)

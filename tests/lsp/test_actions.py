@@ -18,6 +18,14 @@ from lsprotocol import types
 
 
 pytestmark = pytest.mark.asyncio(loop_scope="module")
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory):
+    # Every rule: the actions under test come from opt-in rules too (SB219, SB205); the CLI reads the same file.
+    folder = tmp_path_factory.mktemp("workspace")
+    (folder / "slurmspec.toml").write_text('select = ["ALL"]\n')
+    return folder
 CLIENT_SPEC = "neovim@v0.11.0"
 
 SCRIPT = (

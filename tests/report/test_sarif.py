@@ -28,7 +28,7 @@ FIXTURES = sorted(str(p) for p in (HERE / "fixtures").glob("*.sbatch"))
 def sarif_of(monkeypatch, *args: str) -> dict:
     out = io.StringIO()
     monkeypatch.setattr("sys.stdout", out)
-    main(["lint", "--no-config", "--format", "sarif", *args])
+    main(["lint", "--no-config", "--select", "ALL", "--format", "sarif", *args])  # every level: info too
     return json.loads(out.getvalue())
 
 

@@ -1,0 +1,60 @@
+"""Judged findings per rule on the shared corpus of real batch scripts: (real, low, wrong).
+
+Generated from tests/corpus/judgements.tsv by ``python tests/corpus/judge.py --write``; do not edit.
+tests/test_judged_corpus.py fails when it differs from the judgements. rules/selection.py says how the
+counts choose the default selection, and docs/rules.md ("Judged precision") what the verdicts mean.
+"""
+
+SCRIPTS = 301  # scripts in the corpus when it was judged
+
+JUDGED: dict[str, tuple[int, int, int]] = {
+    "SB001": (1, 2, 0),
+    "SB007": (0, 1, 0),
+    "SB103": (3, 1, 0),
+    "SB105": (2, 0, 0),
+    "SB112": (0, 1, 0),
+    "SB113": (0, 2, 0),
+    "SB114": (0, 1, 0),
+    "SB115": (0, 1, 0),
+    "SB201": (7, 1, 0),
+    "SB202": (11, 0, 0),
+    "SB204": (11, 0, 0),
+    "SB205": (0, 2, 0),
+    "SB208": (2, 1, 0),
+    "SB209": (1, 0, 0),
+    "SB210": (1, 1, 0),
+    "SB211": (0, 4, 0),
+    "SB212": (0, 1, 0),
+    "SB214": (0, 1, 0),
+    "SB217": (0, 3, 0),
+    "SB219": (0, 7, 0),
+    "SB230": (109, 111, 0),
+    "SB233": (0, 3, 0),
+    "SB237": (0, 5, 0),
+    "SB239": (3, 0, 0),
+    "SB240": (0, 1, 0),
+    "SB245": (1, 5, 0),
+    "SB246": (0, 1, 0),
+    "SB247": (1, 1, 0),
+    "SB249": (0, 1, 0),
+    "SB302": (1, 0, 0),
+    "SB310": (1, 5, 0),
+    "SB313": (1, 0, 0),
+    "SB320": (44, 1, 0),
+    "SB321": (0, 2, 0),
+    "SB340": (0, 21, 0),
+    "SB341": (0, 39, 0),
+    "SB342": (0, 2, 0),
+    "SB401": (161, 1, 0),
+    "SB404": (45, 0, 0),
+    "SB406": (9, 0, 0),
+    "SB407": (22, 0, 0),
+    "SB408": (20, 0, 0),
+    "SB409": (3, 0, 0),
+    "SB410": (25, 0, 0),
+    "SB411": (3, 0, 0),
+    "SB415": (65, 0, 1),
+    "SB450": (0, 1, 0),
+    "SB451": (0, 3, 0),
+    "SB906": (0, 8, 0),
+}

@@ -1,0 +1,89 @@
+"""The default selection: the rules a run without ``select`` reports, chosen by judged precision.
+
+Every finding of every rule on the shared corpus of real batch scripts (``../shared/corpus/real``,
+linted for 22.05 and the newest release, with and without the lab cluster profile) is judged by hand
+in ``tests/corpus/judgements.tsv``: *real* (a real problem for the author), *low* (correct, of little
+value) or *wrong* (false). ``JUDGED`` (rules/judged.py, generated from that file) holds the counts.
+
+A rule with a judged finding that is wrong is opt-in until it is fixed. Otherwise a rule is in the
+default selection when it is a meta rule (SB9xx: about slurmspec itself, such as a rule that crashed or
+a suppression comment that does nothing), or when
+
+* it has at least ``MIN_JUDGED`` judged findings, at least ``BAR`` of them real; or
+* it has fewer (too few to measure), and they meet ``BAR`` or the rule says sbatch or the controller
+  refuses the script (outcome ``refused``: the claim is checked against real sbatch in the
+  differential tests, and a refused script is a real problem unless it is not meant to be submitted
+  as it stands, like a template); or
+* it has none, and its outcome is ``refused`` or ``pends`` (``UNJUDGED_OUTCOMES``): a request the
+  cluster cannot take. A rule whose finding is a judgement on the body (``fails``, ``wrong``) or
+  advice waits for the corpus to show it precise.
+
+Every other rule is opt-in: by code, prefix or name, by its outcome as a group (``advice``,
+``wrong``, ...), or all of them with ``ALL``. ``DEFAULT`` is written out here, not computed, so a
+change of judgement changes the selection only when someone edits this list;
+tests/test_judged_corpus.py fails while ``DEFAULT`` and the policy above disagree, naming the rule.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+from typing import TYPE_CHECKING, Mapping
+
+from slurmspec.kinds import Family, Outcome
+
+if TYPE_CHECKING:  # pragma: no cover
+    from slurmspec.lint.rule import Rule
+
+BAR = Fraction(2, 3)  # the share of real problems a default rule's judged findings must reach
+MIN_JUDGED = 5  # fewer judged findings than this say too little to overrule a refusal
+UNJUDGED_OUTCOMES = frozenset({Outcome.REFUSED, Outcome.PENDS})  # default without any judged finding
+
+Judged = tuple[int, int, int]  # (real, low, wrong)
+
+DEFAULT = frozenset({
+    # parse, reject: sbatch or the controller refuses the script
+    "SB001", "SB002", "SB003", "SB004", "SB005", "SB006", "SB007", "SB008", "SB009", "SB010",
+    "SB101", "SB102", "SB103", "SB104", "SB105", "SB106", "SB110", "SB111", "SB112", "SB113",
+    "SB114", "SB115", "SB116", "SB117", "SB118", "SB119", "SB120", "SB121", "SB122", "SB123",
+    "SB124", "SB125", "SB126", "SB127", "SB128", "SB129", "SB130", "SB131", "SB132", "SB133",
+    "SB140", "SB141", "SB142", "SB143", "SB144", "SB145", "SB146", "SB147", "SB148", "SB149",
+    "SB150",
+    # traps, launch: judged real on the corpus (SB216: refused)
+    "SB201", "SB202", "SB204", "SB208", "SB209", "SB216", "SB239",
+    "SB302", "SB313", "SB320",
+    # cluster: refused, or never starts, on the profile's cluster (SB415: one judged wrong, #PBS)
+    "SB401", "SB402", "SB403", "SB404", "SB405", "SB406", "SB407", "SB408", "SB409", "SB410",
+    "SB411", "SB412", "SB413", "SB414",
+    "SB460", "SB461", "SB462", "SB463", "SB464", "SB465",
+    # meta: about slurmspec itself
+    "SB900", "SB901", "SB902", "SB903", "SB904", "SB905", "SB906",
+})
+
+
+def share(judged: Judged) -> Fraction | None:
+    """The share of real problems among judged findings; None when there are none."""
+    total = sum(judged)
+    return Fraction(judged[0], total) if total else None
+
+
+def qualifies(rule: "Rule", judged: Mapping[str, Judged]) -> tuple[bool, str]:
+    """Whether ``rule`` belongs in the default selection by the policy above, and why (one phrase)."""
+    counts = judged.get(rule.code, (0, 0, 0))
+    real, _, wrong = counts
+    if wrong:
+        return False, f"{wrong} judged finding(s) wrong"
+    if rule.family is Family.META:
+        return True, "a meta rule"
+    measured = share(counts)
+    if sum(counts) >= MIN_JUDGED:
+        verdict = measured >= BAR
+        return verdict, f"{real} of {sum(counts)} judged findings real ({'at or above' if verdict else 'below'} {BAR})"
+    if measured is not None and measured >= BAR:
+        return True, f"{real} of {sum(counts)} judged findings real"
+    if measured is not None and rule.outcome is Outcome.REFUSED:
+        return True, f"outcome `refused`, {real} of only {sum(counts)} judged finding(s) real"
+    if measured is None and rule.outcome in UNJUDGED_OUTCOMES:
+        return True, f"outcome `{rule.outcome}`, no judged finding"
+    if measured is None:
+        return False, f"outcome `{rule.outcome}`, no judged finding"
+    return False, f"{real} of only {sum(counts)} judged finding(s) real, outcome `{rule.outcome}`"
