@@ -20,7 +20,6 @@ import os
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 FAKE_SACCT = r'''#!PYTHON
@@ -34,7 +33,8 @@ BODIES = (
 def script(variant):
     gpus = (0, 1, 4)[variant % 3]
     out = ("logs-missing/%j.out" if variant % 7 == 0 else "%x-%j.out")
-    head = f"#!/bin/bash\n#SBATCH --job-name=job{variant}\n#SBATCH --time=0{variant % 9}:30:00\n#SBATCH --output={out}\n"
+    head = f"#!/bin/bash\n#SBATCH --job-name=job{variant}\n#SBATCH --time=0{variant % 9}:30:00\n"
+    head += f"#SBATCH --output={out}\n"
     head += f"#SBATCH --cpus-per-task={1 + variant % 8}\n#SBATCH --mem={4 + variant % 60}G\n"
     if gpus:
         head += f"#SBATCH --gres=gpu:{gpus}\n"

@@ -71,7 +71,8 @@ def report_html(report: dict[str, Any]) -> str:
          f"{totals['flagged_jobs']:,} jobs, {_h(totals['flagged_core_hours'])} core-hours, "
          f"{_h(totals['flagged_gpu_hours'])} GPU-hours"),
         ("Lost (see figures)", f"{totals['lost_jobs']:,} jobs, {_h(totals['lost_core_hours'])} core-hours, "
-                               f"{_h(totals['lost_gpu_hours'])} GPU-hours, {_h(totals['lost_wait_hours'])} hours waited"),
+                               f"{_h(totals['lost_gpu_hours'])} GPU-hours, "
+                               f"{_h(totals['lost_wait_hours'])} hours waited"),
         ("Scripts", f"{totals['unique_scripts']:,} distinct, {totals['lint_runs']:,} linted; "
                     f"{totals['jobs_without_script']:,} jobs without a stored script"),
         ("Judged as", f"Slurm {header.get('slurm_version')}"

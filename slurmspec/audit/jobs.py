@@ -143,7 +143,8 @@ def parse_row(text: str) -> Job:
         raise RowError(f"not a job row: {text[:80]!r}") from None
     tres = parse_tres(row["AllocTRES"])
     return Job(
-        job_id=job_id, job_ref=row["JobID"] or str(job_id), user=row["User"], account=row["Account"], partition=row["Partition"],
+        job_id=job_id, job_ref=row["JobID"] or str(job_id), user=row["User"], account=row["Account"],
+        partition=row["Partition"],
         state=(row["State"].split() or ["UNKNOWN"])[0], exit_code=row["ExitCode"], elapsed=elapsed,
         cpus=tres.get("cpu", 0), gpus=tres.get("gres/gpu", 0),
         nodes=_whole(row["NNodes"]) or tres.get("node", 0),

@@ -66,7 +66,8 @@ def build_report(tally: Tally) -> dict[str, Any]:
     report: dict[str, Any] = {"kind": REPORT_KIND, "version": 1, "header": tally.header, "figures": FIGURES,
                               "totals": totals, "rules": rules}
     for kind, key in (("user", "users"), ("account", "accounts"), ("partition", "partitions")):
-        report[key] = [{"name": name, **_sums(sums)} for name, sums in sorted(tally.groups[kind].items(), key=_cost_order)]
+        ordered_rows = sorted(tally.groups[kind].items(), key=_cost_order)
+        report[key] = [{"name": name, **_sums(sums)} for name, sums in ordered_rows]
     report["weeks"] = [{"name": name, **_sums(sums)} for name, sums in sorted(tally.groups["week"].items())]
     if tally.keep_scripts:
         report["scripts"] = [{"key": key, "jobs": row["jobs"], "codes": row["codes"], "text": row["text"]}

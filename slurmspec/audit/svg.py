@@ -71,7 +71,8 @@ def vertical_bars(title: str, labels: Sequence[str], series: Sequence[Series], *
             value = s.values[i]
             h = _length(value, top, 150)
             parts.append(f'<rect x="{x0 + k * bar_w:.1f}" y="{base - h:.1f}" width="{bar_w - 1:.1f}" height="{h:.1f}"'
-                         f' fill="{s.colour}"><title>{escape(label)}: {_number(value)} {escape(s.label)}</title></rect>')
+                         f' fill="{s.colour}"><title>{escape(label)}: {_number(value)} {escape(s.label)}'
+                         '</title></rect>')
         parts.append(f'<text x="{x0 + slot / 2 - 3:.1f}" y="{base + 16}" text-anchor="middle" font-size="10">'
                      f'{escape(label)}</text>')
     parts.append("</svg>")

@@ -110,7 +110,8 @@ class Tally:
                 row.lost_wait_seconds += lost.wait_seconds
                 row.upper_bound |= lost.bound is Bound.UPPER
         if findings:
-            sums.flagged_jobs, sums.flagged_core_seconds, sums.flagged_gpu_seconds = 1, sums.core_seconds, sums.gpu_seconds
+            sums.flagged_jobs = 1
+            sums.flagged_core_seconds, sums.flagged_gpu_seconds = sums.core_seconds, sums.gpu_seconds
         lost = job_loss(losses)
         if lost is not None:
             sums.lost_jobs, sums.lost_core_seconds = 1, lost.core_seconds

@@ -57,7 +57,8 @@ def report_text(report: dict[str, Any]) -> str:
     lines += ["", "Figures"] + [f"  {name}: {text}" for name, text in report["figures"].items()]
     if "scripts" in report:  # --show-scripts; each line shown as text (an ESC in a script must not act)
         for script in report["scripts"]:
-            lines += ["", f"--- script {script['key']} ({script['jobs']} jobs; {', '.join(script['codes']) or 'clean'})"]
+            codes = ", ".join(script["codes"]) or "clean"
+            lines += ["", f"--- script {script['key']} ({script['jobs']} jobs; {codes})"]
             lines += [printable(line) for line in (script["text"] or "").splitlines()]
     return "\n".join(lines) + "\n"
 

@@ -30,7 +30,8 @@ def add_parser(commands) -> None:
                              "audit need the same absolute times")
     window.add_argument("--until", default="now", metavar="TIME", help="jobs up to this time (default: now)")
     window.add_argument("--all-users", action="store_true", help="every user's jobs (sacct -a), where you may see them")
-    window.add_argument("--user", type=codes_arg, action="extend", default=[], metavar="NAMES", help="these users' jobs")
+    window.add_argument("--user", type=codes_arg, action="extend", default=[], metavar="NAMES",
+                        help="these users' jobs")
     window.add_argument("--account", type=codes_arg, action="extend", default=[], metavar="NAMES")
     window.add_argument("--partition", type=codes_arg, action="extend", default=[], metavar="NAMES")
     window.add_argument("--sacct", default="sacct", metavar="PROGRAM", help="the sacct to run (default: on PATH)")

@@ -34,7 +34,8 @@ GPU_SCRIPT = ("#!/bin/bash\n#SBATCH --job-name=idle-gpus\n#SBATCH --gres=gpu:2\n
               "#SBATCH --output=%x-%j.out\npython3 train.py\n")
 NOLOG_SCRIPT = ("#!/bin/bash\n#SBATCH --job-name=nolog\n#SBATCH --time=00:05:00\n"
                 "#SBATCH --output=missing-logs/%j.out\necho hello\n")
-CLEAN_SCRIPT = "#!/bin/bash\n#SBATCH --job-name=clean\n#SBATCH --time=00:05:00\n#SBATCH --output=%x-%j.out\necho hello\n"
+CLEAN_SCRIPT = ("#!/bin/bash\n#SBATCH --job-name=clean\n#SBATCH --time=00:05:00\n#SBATCH --output=%x-%j.out\n"
+                "echo hello\n")
 SECRET = "value-never-in-a-report"
 
 

@@ -82,7 +82,8 @@ def test_rows_parse_as_recorded(tmp_path):
 
 
 def test_a_row_cut_by_a_newline_in_the_submit_line_is_joined():
-    line = SEP.join(["12", "12", "u", "a", "p", "COMPLETED", "0:0", "5", "cpu=2", "1", "", "", "", "/w", "sbatch --wrap 'a"])
+    line = SEP.join(["12", "12", "u", "a", "p", "COMPLETED", "0:0", "5", "cpu=2", "1", "", "", "", "/w",
+                     "sbatch --wrap 'a"])
     (job,) = parse_rows([line, "b'"])
     assert job.submit_line == "sbatch --wrap 'a\nb'" and job.cpus == 2
 
