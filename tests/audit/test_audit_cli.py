@@ -121,3 +121,26 @@ def test_the_schema_is_published(sacct):
     jsonschema.validate(report, json.loads(schema.stdout))
     assert {"code", "jobs", "core_hours", "gpu_hours"} <= set(json.loads(schema.stdout)["properties"]["rules"]
                                                              ["items"]["required"])
+
+
+def test_progress_shows_on_a_terminal_and_is_cleared(sacct):
+    import os
+    import pty
+
+    main, side = pty.openpty()
+    env = {k: v for k, v in os.environ.items() if k != "CI"}  # CI logs get no progress frames
+    done = subprocess.run([sys.executable, "-m", "slurmspec", "audit", *window(sacct), "--format", "json"],
+                          stdout=subprocess.PIPE, stderr=side, env={**env, "TERM": "xterm"}, timeout=120)
+    os.close(side)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(main, 4096)
+        except OSError:
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(main)
+    assert done.returncode == 0 and json.loads(done.stdout)["totals"]["jobs"] == 5
+    assert b"slurmspec audit: 5 jobs read, 4 scripts linted" in shown and shown.endswith(b"\r\x1b[K")

@@ -214,3 +214,30 @@ def test_array_tasks_are_fetched_by_their_job_id():
                          [job.job_ref for job in jobs.values()])
     assert found is not None and sorted(found) == ["1_1", "1_2", "1_3", "2"]
     assert found["1_1"] == found["1_3"] and b"--array=1-3" in found["1_1"]
+
+
+def test_what_each_outcome_loses():
+    from datetime import datetime
+
+    from slurmspec.audit.cost import Bound, Loss, job_loss, loss
+    from slurmspec.audit.jobs import Job
+    from slurmspec.audit.judge import Finding
+    from slurmspec.kinds import Outcome, Severity
+
+    def job(state, elapsed, gpus=0, nodes=1, start=True):
+        t0 = datetime(2026, 2, 2, 9)
+        return Job(1, "1", "u", "a", "p", state, "0:0", elapsed, 4 * nodes, gpus, nodes, t0,
+                   datetime(2026, 2, 2, 9, 10) if start else None, datetime(2026, 2, 2, 10), "/w", "sbatch x")
+
+    def finding(outcome, idle=0):
+        return Finding("SB000", "x", Severity.ERROR, outcome, idle)
+
+    assert loss(job("FAILED", 0, gpus=2), finding(Outcome.FAILS)) == Loss(0, 0, 600, Bound.EXACT)
+    assert loss(job("COMPLETED", 60), finding(Outcome.FAILS)) is None  # it did not fail: nothing lost
+    assert loss(job("FAILED", 30), finding(Outcome.FAILS)) is None  # failed later, not at start
+    idle = loss(job("COMPLETED", 100, gpus=8, nodes=2), finding(Outcome.WRONG, idle=3))
+    assert idle == Loss(0, 100 * 6, 0, Bound.UPPER)  # 3 of 4 GPUs on each of 2 nodes
+    assert loss(job("COMPLETED", 100, gpus=2, nodes=2), finding(Outcome.WRONG, idle=3)) is None  # one GPU a node
+    assert loss(job("CANCELLED", 0, start=False), finding(Outcome.PENDS)) == Loss(0, 0, 3600, Bound.EXACT)
+    both = job_loss([Loss(10, 0, 5, Bound.EXACT), Loss(0, 20, 0, Bound.UPPER)])
+    assert both == Loss(10, 20, 5, Bound.UPPER)  # the largest of each figure, never a sum
