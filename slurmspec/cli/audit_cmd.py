@@ -32,8 +32,10 @@ def add_parser(commands) -> None:
     window.add_argument("--all-users", action="store_true", help="every user's jobs (sacct -a), where you may see them")
     window.add_argument("--user", type=codes_arg, action="extend", default=[], metavar="NAMES",
                         help="these users' jobs")
-    window.add_argument("--account", type=codes_arg, action="extend", default=[], metavar="NAMES")
-    window.add_argument("--partition", type=codes_arg, action="extend", default=[], metavar="NAMES")
+    window.add_argument("--account", type=codes_arg, action="extend", default=[], metavar="NAMES",
+                        help="jobs of these accounts (sacct -A)")
+    window.add_argument("--partition", type=codes_arg, action="extend", default=[], metavar="NAMES",
+                        help="jobs of these partitions (sacct -r)")
     window.add_argument("--sacct", default="sacct", metavar="PROGRAM", help="the sacct to run (default: on PATH)")
     window.add_argument("--no-environment", action="store_true",
                         help="do not read the jobs' stored environments (their SBATCH_* variables)")
@@ -43,6 +45,8 @@ def add_parser(commands) -> None:
     judge.add_argument("--import-cluster", action="store_true",
                        help="import the cluster profile on the spot from this cluster's scontrol")
     judge.add_argument("--select", type=codes_arg, default=[], metavar="CODES", help="only these rules")
+    judge.add_argument("--extend-select", type=codes_arg, default=[], metavar="CODES",
+                       help="these rules too (as for `slurmspec lint`)")
     judge.add_argument("--ignore", type=codes_arg, default=[], metavar="CODES", help="not these rules")
     add_common(audit, detects_version=True)
     audit.add_argument("--shard", default=None, metavar="K/N",
@@ -84,9 +88,9 @@ def _audit(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.lint.engine import select_rules
     from slurmspec.version import format_version
 
-    problem = unknown_selectors([*args.select, *args.ignore])
+    problem = unknown_selectors([*args.select, *args.extend_select, *args.ignore])
     if problem:
-        return error(f"--select/--ignore: {problem}")
+        return error(f"--select/--extend-select/--ignore: {problem}")
     try:
         shard = None if args.shard is None else Shard.parse(args.shard)
     except ValueError as exc:
@@ -97,7 +101,8 @@ def _audit(args: argparse.Namespace, out: IO[str]) -> int:
     config = configs(args).for_path(None)
     cluster = _cluster(args, config)
     version, _ = target_version(args.slurm_version, config.slurm_version, cluster)
-    rules = select_rules(args.select or config.select, (*config.ignore, *args.ignore), config.extend_select)
+    extend = args.extend_select if args.select else (*config.extend_select, *args.extend_select)
+    rules = select_rules(args.select or config.select, (*config.ignore, *args.ignore), extend)
     judge = Judge(version, rules, cluster=cluster, policy=config.policy,
                   severity=config.severities(rule.code for rule in rules))
     program = on_path(args.sacct) if "/" not in args.sacct else args.sacct
@@ -108,7 +113,7 @@ def _audit(args: argparse.Namespace, out: IO[str]) -> int:
         "users": "all" if args.all_users else (",".join(args.user) or "own jobs"),
         "accounts": ",".join(args.account), "partitions": ",".join(args.partition),
         "slurm_version": format_version(version), "cluster": cluster.name if cluster is not None else None,
-        "select": ",".join(args.select), "ignore": ",".join(args.ignore),
+        "select": ",".join((*args.select, *args.extend_select)), "ignore": ",".join(args.ignore),
     }
     source = SacctSource(sacct_argv(program, since=args.since, until=args.until, all_users=args.all_users,
                                     users=args.user, accounts=args.account, partitions=args.partition), program)
