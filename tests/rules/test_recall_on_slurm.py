@@ -10,7 +10,11 @@ Each test pairs what real Slurm does with what slurmspec says about the same scr
 * `--signal=B:USR1@T` without a trap kills the batch shell: FAILED, ExitCode 0:10 (SB253);
   a trap runs only once a foreground step has ended, and at once while the shell `wait`s;
 * a launcher started with `&` and never waited for is killed when the script ends, and the
-  job is COMPLETED (SB322).
+  job is COMPLETED (SB322);
+* a job that sets no CPU count has one CPU per task, which torchrun's workers share (SB340);
+* `$RUN` holding `srun ...` runs srun when bare, and nothing when quoted (SB320);
+* `sbatch python3 train.py` opens the interpreter found on PATH and refuses it (SB254);
+* the tasks of an array run one script, told apart only by `SLURM_ARRAY_TASK_ID` (SB252).
 
 The jobs are a few seconds long (the signal ones under a minute), and submitted together.
 """
@@ -200,3 +204,25 @@ def test_sbatch_takes_a_program_for_the_batch_script(slurm_cluster_for, release,
     assert not cluster.run(["squeue", "-h"], timeout=30).stdout.strip()  # nothing was submitted
     script = "#!/bin/bash\n#SBATCH --time=1\nsbatch --time=1 python3 train.py\n"
     assert _codes(script, cluster.version).get("SB254") == [3]
+
+
+@pytest.mark.parametrize("release", RELEASES)
+def test_array_tasks_run_one_script_told_apart_by_their_index(slurm_cluster_for, release, tmp_path: Path):
+    # SB252: every task runs the same script, and only SLURM_ARRAY_TASK_ID tells them apart.
+    cluster = slurm_cluster_for(release, RECALL_LAYOUT)
+    tmp_path.chmod(0o755)
+    script = ("#!/bin/bash\n#SBATCH --array=1-3\n#SBATCH --time=1\n#SBATCH --output=array.out\n"
+              "echo task $SLURM_ARRAY_TASK_ID >> tasks.txt\n")
+    job = cluster.job_id(cluster.submit(script, cwd=tmp_path))
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and len((tmp_path / "tasks.txt").read_text().splitlines()
+                                              if (tmp_path / "tasks.txt").exists() else []) < 3:
+        time.sleep(0.5)
+    time.sleep(1)
+    assert sorted((tmp_path / "tasks.txt").read_text().split("\n")[:3]) == ["task 1", "task 2", "task 3"]
+    cluster.run(["scancel", str(job)], timeout=10)
+    silent = script.replace("--output=array.out", "--output=array-%a.out")
+    reported = script.replace("echo task $SLURM_ARRAY_TASK_ID", "echo task")
+    assert "SLURM_ARRAY" not in reported
+    assert _codes(reported, cluster.version).get("SB252") == [2]
+    assert _codes(silent, cluster.version).get("SB252") is None
