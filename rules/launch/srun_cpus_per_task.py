@@ -109,8 +109,8 @@ def _through_variables(ctx: Context, first_set: int | None) -> None:
     if len(script.components) != 1:
         return
     setting = script.components[0].request.get("cpus-per-task")
-    cpt = getattr(setting.value, "value", None) if setting is not None else None
-    if not isinstance(cpt, int) or cpt < 2:
+    component = ctx.job.component(0)
+    if setting is None or component is None or not component.cpus_per_task or component.cpus_per_task < 2:
         return
     for hidden in variable_sruns(script.source, script.body, script.span):
         if first_set is not None and first_set < hidden.span.start:

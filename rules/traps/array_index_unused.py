@@ -20,6 +20,7 @@ from slurmspec.body.shell_facts import ShellFacts, shell_facts
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
+from slurmspec.model.values.array import ArraySpec
 
 # Anything by which the tasks of an array may differ (or say they do).
 # Case matters: `%A` is the array's own job id, the same in every task.
@@ -69,10 +70,9 @@ def array_index_unused(ctx: Context) -> None:
     if len(script.components) != 1:
         return  # arrays and hetjobs do not mix (SB1xx)
     setting = script.components[0].request.get("array")
-    spec = None if setting is None else setting.value
-    count = getattr(spec, "count", None)
-    if not isinstance(count, int) or count < 2:
-        return
+    if setting is None or not isinstance(setting.value, ArraySpec) or setting.value.count < 2:
+        return  # no array, one index, or one the script cannot show literally
+    count = setting.value.count
     if _PER_TASK.search(script.source):
         return
     facts = ctx.shared(_facts)

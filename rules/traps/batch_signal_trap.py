@@ -21,6 +21,7 @@ from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.model.interpreter import runs_in_a_shell
+from slurmspec.model.values.signal import SignalSpec
 
 # Signals whose default action ends a non-interactive bash (signal(7): Term/Core). INT and QUIT
 # are left out: bash treats them specially while it waits for a foreground child.
@@ -75,7 +76,7 @@ def batch_signal_without_trap(ctx: Context) -> None:
     request = ctx.script.components[0].request
     setting = request.get("signal")
     spec = None if setting is None else setting.value
-    if spec is None or "B" not in getattr(spec, "flags", ()) or spec.name not in _ENDS_BASH:
+    if not isinstance(spec, SignalSpec) or "B" not in spec.flags or spec.name not in _ENDS_BASH:
         return
     if not runs_in_a_shell(ctx.script):
         return  # a Python batch script handles (or dies of) the signal by its own rules
