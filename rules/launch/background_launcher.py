@@ -72,14 +72,16 @@ def background_launcher_not_waited(ctx: Context) -> None:
     facts = ctx.shared(_facts)
     if facts.replaced or (facts.waits and facts.functions):
         return  # a function holding `wait` may be called after any line
-    last_pid_use = script.source.rfind("$!")  # once: a search per launch would be O(launches x body)
-    for index, launch in enumerate(launches):
+    # Each once, so the script's launches cost O(launches), not O(launches x lines after them).
+    last_pid_use = script.source.rfind("$!")
+    last_hold = max((*facts.waits, *facts.holds), default=-1)
+    last_foreground = max((launch.statement_span.start for launch in launches if not launch.backgrounded),
+                          default=-1)
+    for launch in launches:
         if not launch.backgrounded or "function" in launch.context:
             continue
         end = launch.statement_span.end
-        if (any(offset >= end for offset in (*facts.waits, *facts.holds))
-                or any(not later.backgrounded for later in launches[index + 1:])
-                or last_pid_use >= end):
+        if last_hold >= end or last_foreground >= end or last_pid_use >= end:
             continue
         ctx.report(
             "SB322", launch.statement_span,
