@@ -94,8 +94,11 @@ def _script_word(words) -> object | None:
         if skip:
             skip = False
             continue
-        if "$" in word or "`" in word:
-            return None  # an expansion: not known here
+        # An option's own value may be anything (`--dependency=afterok:$JOB`, `-dafterok:$JOB`); an
+        # expansion anywhere else may be several words, the script's among them: not known here.
+        head = word.split("=", 1)[0] if word.startswith("--") else word[:2] if word.startswith("-") else word
+        if "$" in head or "`" in head:
+            return None
         if word == "--wrap" or word.startswith("--wrap="):
             return None
         if word.startswith("--"):
