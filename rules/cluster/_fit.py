@@ -29,7 +29,7 @@ from slurmspec.lint.context import Context
 from slurmspec.rules.cluster import _features
 from slurmspec.rules.cluster._limits import node_check_reached, size_is_limit
 from slurmspec.rules.cluster._need import minimum_cpus, need_of, total_cpus
-from slurmspec.rules.cluster._shape_fit import Check, Verdict, per_node
+from slurmspec.rules.cluster._shape_fit import Check, Verdict, layout_check, per_node
 from slurmspec.rules.cluster._where import Placement, runnable
 
 
@@ -81,10 +81,40 @@ def _assessments(ctx: Context) -> tuple[Assessment, ...]:
         # satisfied": `-p long -N 1-2 -c 49`, MinNodes=2) and sometimes not (`-p long -c 49 --mem=150G`,
         # over MaxMemPerNode), so that stays unjudged.
         if need.unsure or _unknown_names(ctx, need) or node_check_reached(ctx, placement, need) is not True:
-            found.append(Assessment(placement, need, tuple(Fit(p, Kind.UNKNOWN) for p in placement.usable)))
+            fits = tuple(Fit(p, Kind.UNKNOWN) for p in placement.usable)
+            if _layout_alone_unsure(ctx, placement, need):
+                fits = tuple(_layout_fit(ctx, need, p) for p in placement.usable)
+            found.append(Assessment(placement, need, fits))
             continue
         found.append(Assessment(placement, need, tuple(_partition_fit(ctx, need, p) for p in placement.usable)))
     return tuple(found)
+
+
+def _layout_alone_unsure(ctx: Context, placement, need) -> bool:
+    """Only the socket/core/thread layout keeps the request from being judged, and the controller looks at
+    the nodes at submission."""
+    return (bool(need.unsure) and set(need.unsure) <= set(need.layout_unsure) and not _unknown_names(ctx, need)
+            and node_check_reached(ctx, placement, need) is True)
+
+
+def _layout_fit(ctx: Context, need, partition) -> Fit:
+    """NO when no node of the partition (but those ``--exclude`` names) has the layout the job asks at least
+    (``--threads-per-core``, ``--sockets-per-node``, ``--cores-per-socket``, ``-B S:C:T``), else UNKNOWN:
+    which of the nodes that have it can take the job is not modelled (a job of several nodes may be
+    given fewer sockets per node than it asked, 22.05.8). Measured on 22.05.8 and 24.11.5 with held-off
+    submissions on partitions of one and two thread node shapes, 1 to 3 nodes, ``-n 4`` and ``--exclusive``:
+    every such job is refused ("Requested node configuration is not available" where no partition limit
+    answers first) under EnforcePartLimits=ALL, and under NO on 24.11.5 (22.05.8 under NO holds some of
+    them: ``node_check_reached`` leaves those unjudged) -- tests/cluster/test_layout_fit.py."""
+    profile = ctx.cluster
+    excluded = set(need.exclude or ())
+    shapes = [profile.shape_of(n) for n in partition.nodes if n not in excluded]
+    if not shapes or any(shape is None for shape in shapes):
+        return Fit(partition, Kind.UNKNOWN)
+    checks = [layout_check(need, shape) for shape in shapes]
+    if any(check.fits for check in checks):
+        return Fit(partition, Kind.UNKNOWN)
+    return Fit(partition, Kind.NO, checks[0])
 
 
 def _unknown_names(ctx: Context, need) -> bool:

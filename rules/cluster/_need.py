@@ -79,6 +79,9 @@ class Need:
     exclude: tuple[str, ...] | None
     settings: dict  # option name -> Setting, for messages
     unsure: tuple[str, ...]  # what the rules do not model in this request
+    # those of ``unsure`` that come of the socket/core/thread layout alone (a partition none of whose nodes
+    # has that layout refuses the job all the same: _fit.py)
+    layout_unsure: tuple[str, ...] = ()
     whole_cores: bool = False  # --mem-per-cpu is charged for whole cores (22.05; later releases: either way)
     nodelist_conflict: bool = False  # --nodelist names more nodes than --nodes or --ntasks allow
 
@@ -136,8 +139,16 @@ def _one_gpu_ask(setting, unsure: list[str]) -> GresAsk | None:
     return items[0] if items else None
 
 
-def _layout(request, unsure: list[str]) -> tuple[int | None, int | None, int | None, int | None]:
-    """(threads used per core, threads per core required, sockets required, cores per socket required)."""
+def _lowest(*values: int | None) -> int | None:
+    present = [v for v in values if v is not None]
+    return min(present) if present else None
+
+
+def _layout(request, unsure: list[str], layout_unsure: list[str]) -> tuple[int | None, int | None, int | None, int | None]:
+    """(threads used per core, threads per core required, sockets required, cores per socket required).
+
+    What is unsure only because of the layout is also put in ``layout_unsure``: a node that meets the
+    layout may still not take the job, but a partition with no such node never does (``_fit``)."""
     sockets = _int(request.get("sockets-per-node"))
     cores = _int(request.get("cores-per-socket"))
     threads_min = _int(request.get("threads-per-core"))
@@ -145,10 +156,21 @@ def _layout(request, unsure: list[str]) -> tuple[int | None, int | None, int | N
     if extra is not None:
         # 24.11.5 refuses `-N 1 -c 3 --mem=96001 -B 2:16:2` on a partition with a 2×16×2 node of 256000 MB
         unsure.append(f"`--extra-node-info={extra.raw}`")
-    if threads_min is not None and threads_min > 1:
+        layout_unsure.append(unsure[-1])
+        # -B S[:C[:T]] sets the same minimums as the three options; whichever comes last wins, and the request
+        # keeps no order between them, so the lower of the two is the one sure to be asked.
+        levels = tuple(getattr(extra.value, "levels", None) or ()) + (None, None, None)
+        low = [level[0] if isinstance(level, tuple) else None for level in levels[:3]]
+        sockets, cores, threads_min = (
+            _lowest(low[0]) if sockets is None else _lowest(sockets, low[0]),
+            _lowest(low[1]) if cores is None else _lowest(cores, low[1]),
+            _lowest(low[2]) if threads_min is None else _lowest(threads_min, low[2]),
+        )
+    if threads_min is not None and threads_min > 1 and request.get("threads-per-core") is not None:
         # 22.05.8 refuses `-w c48-01 --threads-per-core=2` on a one-thread node but accepts `-N 3 -c 64
         # --threads-per-core=2` where only two nodes have two threads per core
         unsure.append(f"`--threads-per-core={threads_min}`")
+        layout_unsure.append(unsure[-1])
     threads = threads_min
     hint = request.get("hint")
     if hint is not None and threads is None:
@@ -203,16 +225,18 @@ def need_of(request, version) -> Need:
     if request.get("mincpus") is not None and request.get("ntasks-per-node") is not None:
         # 24.11.5 refuses `-N 1 --ntasks-per-node=2 --mincpus=63` on a 64-CPU two-thread node, 22.05.8 accepts it
         unsure.append("`--mincpus` with `--ntasks-per-node`")
+    layout_unsure: list[str] = []
     if (nodes_min or 1) > 1 and any(request.get(o) is not None for o in ("sockets-per-node", "cores-per-socket")):
         # 22.05.8 refuses `--sockets-per-node=3` on two-socket nodes, but accepts it with `-N 3`
         unsure.append("`--sockets-per-node`/`--cores-per-socket` on several nodes")
+        layout_unsure.append(unsure[-1])
     cpt = _int(request.get("cpus-per-task"))
     node_gres = [*_items(request.get("gres"), unsure)]
     node_gres += [attrs.evolve(a, name="gpu") for a in _items(request.get("gpus-per-node"), unsure)]
     if len({a.type is None for a in node_gres if a.name == "gpu"}) > 1:
         unsure.append("typed and untyped GPUs together")
     exclusive = request.get("exclusive")
-    threads, threads_min, sockets, cores = _layout(request, unsure)
+    threads, threads_min, sockets, cores = _layout(request, unsure, layout_unsure)
     if request.get("hint") is not None and hint_is_dropped(request, version):
         threads = threads_min  # sbatch drops --hint next to the layout options
     constraint = request.get("constraint")
@@ -245,6 +269,7 @@ def need_of(request, version) -> Need:
         exclude=_hosts(request.get("exclude"), unsure),
         settings={s.name: s for s in request.settings},
         unsure=tuple(unsure),
+        layout_unsure=tuple(layout_unsure),
         whole_cores=version < MEM_PER_CPU_WHOLE_CORES_UNCERTAIN,
         nodelist_conflict=conflict,
     )

@@ -70,14 +70,19 @@ def usable_cpus(need, shape, partition) -> int:
     return cpus
 
 
+def _asked_by(need, option: str) -> str:
+    """The option a layout minimum comes from: its own, else ``-B`` (``--extra-node-info``)."""
+    return option if option in need.settings or "extra-node-info" not in need.settings else "extra-node-info"
+
+
 def layout_check(need, shape) -> Check:
     """Sockets, cores per socket and threads per core the job requires of a node."""
     if need.threads_min is not None and shape.threads_per_core < need.threads_min:
-        return Check(Verdict.NO, "layout", f"{need.threads_min} threads per core", "threads-per-core")
+        return Check(Verdict.NO, "layout", f"{need.threads_min} threads per core", _asked_by(need, "threads-per-core"))
     if need.sockets is not None and shape.sockets < need.sockets:
-        return Check(Verdict.NO, "layout", f"{need.sockets} sockets", "sockets-per-node")
+        return Check(Verdict.NO, "layout", f"{need.sockets} sockets", _asked_by(need, "sockets-per-node"))
     if need.cores is not None and shape.cores_per_socket < need.cores:
-        return Check(Verdict.NO, "layout", f"{need.cores} cores per socket", "cores-per-socket")
+        return Check(Verdict.NO, "layout", f"{need.cores} cores per socket", _asked_by(need, "cores-per-socket"))
     if need.ntasks_per_core is not None and shape.threads_per_core > 1:
         return UNKNOWN  # how tasks share a core's threads is not modelled
     return FITS
