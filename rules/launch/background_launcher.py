@@ -7,7 +7,8 @@ started with `&` and not waited for dies when the script exits; the job is
 recorded COMPLETED: ``tests/rules/test_recall_on_slurm.py``).
 
 Silent where the script may mean it: a later launcher in the foreground (a
-server in the background for a client), a `wait`, `$!` used later (the script
+server in the background for a client) or any later command that may be work
+of its own (not housekeeping: `body/programs.BOOKKEEPING_COMMANDS`), a `wait`, `$!` used later (the script
 watches the process itself), `sleep`/`tail` after it, `exec`, a launcher in a
 function, a `wait` in a function (it may be called after any line), a script
 not run by a shell. No fix: where `wait` goes is the user's call.
@@ -15,7 +16,9 @@ not run by a shell. No fix: where `wait` goes is the user's call.
 
 from __future__ import annotations
 
+from slurmspec.body.programs import BOOKKEEPING_COMMANDS
 from slurmspec.body.shell_facts import ShellFacts, shell_facts
+from slurmspec.body.wrappers import basename
 from slurmspec.model.interpreter import runs_in_a_shell
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
@@ -31,8 +34,9 @@ def background_launcher_not_waited(ctx: Context) -> None:
     """
         ## What it does
         Finds a launch (`srun`, `torchrun`, `horovodrun`, `mpirun`, `python ...`) started in
-        the background with `&` when nothing after it waits: no `wait`, no later launch in the
-        foreground, no `sleep`, no use of `$!`.
+        the background with `&` when nothing after it waits: no `wait`, no `sleep`, no use of
+        `$!`, and nothing after it but housekeeping (`rsync`, `cp`, `echo`, `cd`...): no later
+        launch or program that may be the work it serves.
 
         ## Why is this bad?
         When the batch script reaches its end, Slurm ends the job and kills what still runs:
@@ -77,11 +81,12 @@ def background_launcher_not_waited(ctx: Context) -> None:
     last_hold = max((*facts.waits, *facts.holds), default=-1)
     last_foreground = max((launch.statement_span.start for launch in launches if not launch.backgrounded),
                           default=-1)
+    last_work = _last_work(script)
     for launch in launches:
         if not launch.backgrounded or "function" in launch.context:
             continue
         end = launch.statement_span.end
-        if last_hold >= end or last_foreground >= end or last_pid_use >= end:
+        if last_hold >= end or last_foreground >= end or last_pid_use >= end or last_work >= end:
             continue
         ctx.report(
             "SB322", launch.statement_span,
@@ -89,3 +94,19 @@ def background_launcher_not_waited(ctx: Context) -> None:
             " ends, Slurm ends the job and kills it (the job is still recorded COMPLETED). Add"
             " `wait` where the script must wait for it",
         )
+
+
+def _last_work(script) -> int:
+    """Where the last command starts that may be work of the script's own (not housekeeping); -1 for none.
+
+    A later `./simulate` or `bash post.sh` may be what a background server or monitor serves, so
+    such a launch is not reported; a later `rsync` or `echo done` is housekeeping.
+    """
+    heads = script.body.heads
+    if heads is None:
+        return -1
+    for index in range(len(heads.names) - 1, -1, -1):
+        name = heads.names[index]
+        if name and not name.startswith(("((", "[[")) and basename(name) not in BOOKKEEPING_COMMANDS and name != "wait":
+            return heads.starts[index]
+    return -1
