@@ -3,14 +3,19 @@ are not commands, and SB906 says the file is a template."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from hypothesis import given, settings
 
+from slurmspec.cluster.store import load_profile
 from slurmspec.kinds import Severity, TemplateStyle
 from slurmspec.lint import lint_text
 from slurmspec.parser.script import parse_script
 from slurmspec.parser.templates import is_control_line, placeholders_in
 from tests.strategies import template_scripts
+
+LAB = load_profile(Path(__file__).resolve().parent / "cluster" / "profiles" / "lab.toml")
 
 
 @pytest.mark.parametrize("text, style", [
@@ -68,6 +73,11 @@ def test_a_placeholder_is_never_an_error(case):
     about_value = [d for d in found if d.span.line == number and d.severity is Severity.ERROR
                    and (d.code < "SB100" or "SB110" <= d.code <= "SB122")]
     assert not about_value, found
+    # with a cluster profile too: a placeholder names no partition, account or feature the cluster lacks
+    with_cluster = lint_text(text, version=(22, 5), cluster=LAB)
+    assert not [d for d in with_cluster if d.span.line == number and d.code.startswith("SB4")
+                and d.severity is Severity.ERROR], with_cluster
+    assert "SB900" not in {d.code for d in found + with_cluster}  # no rule trips over an unknown value
     assert [d.code for d in found].count("SB906") == 1
     plain = lint_text(text.replace("{% if guard %}\n", "").replace("{% endif %}\n", ""), version=(22, 5))
     assert "SB201" not in {d.code for d in found} - {d.code for d in plain}  # control lines end no header

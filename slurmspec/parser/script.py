@@ -54,7 +54,7 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
     def typed(option: OptionSpec, value: str | None) -> Parsed | None:
         # The same value of the same option reads the same (values are frozen): read it once.
         if placeholders and has_placeholder(value):
-            return unknown_value()  # filled in when the template is rendered
+            return unknown_value(value)  # filled in when the template is rendered
         key = (option.long, value)
         found = known.get(key, _UNREAD)
         if found is _UNREAD:
@@ -157,11 +157,11 @@ def parse_script(source: str | bytes, path: str | None = None, version: Version 
     )
 
 
-def unknown_value() -> Parsed:
-    """A value slurmspec cannot know yet (a template's placeholder): no problems, no typed value."""
-    from slurmspec.model.values._base import Parsed
+def unknown_value(text: str) -> Parsed:
+    """A value slurmspec cannot know yet (a template's placeholder): no problems, an ``Unknown`` value."""
+    from slurmspec.model.values._base import Parsed, Unknown
 
-    return Parsed(None)
+    return Parsed(Unknown(text))
 
 
 def _word(raw, text: str, index: LineIndex, masked: bool = False) -> Word:

@@ -39,3 +39,14 @@ class Parsed:
     @property
     def ok(self) -> bool:
         return not any(p.rejected for p in self.problems)
+
+
+@frozen
+class Unknown:
+    """A value not known until the script is rendered: a job template's placeholder (``{{ partition }}``,
+    ``<your account>``; slurmspec/parser/templates.py). Rules that need the value skip it."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
