@@ -17,8 +17,8 @@ REPORT_KIND = "slurmspec-audit-report"
 # Which figures are measurements and which are bounds (printed in every format).
 FIGURES = {
     "jobs, core_hours, gpu_hours": "exact: accounting's ElapsedRaw x AllocTRES (cpu, gres/gpu) of the jobs counted",
-    "lost (failed at start)": "exact: the whole cost and queue wait of jobs that FAILED with 0 s elapsed and carry a"
-                              " finding whose outcome is 'fails'; the cause is inferred from the finding",
+    "lost (failed at start)": "exact: the whole cost and queue wait of jobs that FAILED within 5 s of starting and"
+                              " carry a finding whose outcome is 'fails'; the cause is inferred from the finding",
     "lost (idle GPUs)": "upper bound: the GPUs per node a finding says stay idle, for the whole run; the program"
                         " may use more GPUs than the script shows",
     "lost (pending)": "exact: the time a job that never started pended, for a finding whose outcome is 'pends'",

@@ -101,7 +101,9 @@ def test_real_accounting_report(audited, layout):
     assert gpu["jobs"] == 1 and gpu["gpu_hours"] == round(int(sacct[0]) * 2 / 3600, 4) > 0
     assert gpu["lost"]["bound"] == "upper-bound" and gpu["lost"]["gpu_hours"] == round(int(sacct[0]) / 3600, 4)
     log = rules["SB230"]
-    assert log["jobs"] == 1 and log["lost"] == {**log["lost"], "jobs": 1, "bound": "exact"}
+    recorded = audited["cluster"].run(["sacct", "-X", "-n", "-P", "-o", "State,ExitCode,ElapsedRaw,Start,End",
+                                       "-j", str(audited["ids"]["nolog"])]).stdout
+    assert log["jobs"] == 1 and log["lost"] == {**log["lost"], "jobs": 1, "bound": "exact"}, recorded
     totals = report["totals"]
     assert (totals["jobs"], totals["flagged_jobs"], totals["unique_scripts"], totals["lint_runs"]) == (4, 2, 3, 3)
     by_codes = {tuple(script["codes"]): script for script in report["scripts"]}

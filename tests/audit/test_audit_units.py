@@ -235,6 +235,7 @@ def test_what_each_outcome_loses():
     assert loss(job("FAILED", 0, gpus=2), finding(Outcome.FAILS)) == Loss(0, 0, 600, Bound.EXACT)
     assert loss(job("COMPLETED", 60), finding(Outcome.FAILS)) is None  # it did not fail: nothing lost
     assert loss(job("FAILED", 30), finding(Outcome.FAILS)) is None  # failed later, not at start
+    assert loss(job("FAILED", 1), finding(Outcome.FAILS)) == Loss(4, 0, 600, Bound.EXACT)  # the next second
     idle = loss(job("COMPLETED", 100, gpus=8, nodes=2), finding(Outcome.WRONG, idle=3))
     assert idle == Loss(0, 100 * 6, 0, Bound.UPPER)  # 3 of 4 GPUs on each of 2 nodes
     assert loss(job("COMPLETED", 100, gpus=2, nodes=2), finding(Outcome.WRONG, idle=3)) is None  # one GPU a node
