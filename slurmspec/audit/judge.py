@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from slurmspec.kinds import Outcome, Severity
+from slurmspec.lint.context import FileSystem
 
 if TYPE_CHECKING:  # pragma: no cover
     from slurmspec.audit.jobs import Job
@@ -99,7 +100,6 @@ class Judge:
     def _lint(self, script: bytes, submission: Submission) -> tuple[Finding, ...]:
         from slurmspec.invocation.command_line import InvocationError
         from slurmspec.invocation.submission import Invocation
-        from slurmspec.lint.context import FileSystem
         from slurmspec.lint.engine import lint_script, too_large_finding
         from slurmspec.lint.limits import beyond_limits, head_of
         from slurmspec.parser.script import parse_script
@@ -114,9 +114,19 @@ class Judge:
                 parsed = Invocation(submission.options, dict(submission.environ)).apply(parsed)
             except InvocationError:
                 pass  # judged as the script alone: the recorded submit line was not sbatch's own words
-        found = lint_script(parsed, self.rules, severity=self.severity, fs=FileSystem(cwd=submission.work_dir or "/"),
-                            cluster=self.cluster, policy=self.policy)
+        fs = FileSystem(cwd=submission.work_dir) if submission.work_dir else _UnknownFolders()
+        found = lint_script(parsed, self.rules, severity=self.severity, fs=fs, cluster=self.cluster, policy=self.policy)
         return summarise(found)
+
+
+class _UnknownFolders(FileSystem):
+    """Accounting kept no WorkDir: every folder is taken to exist, so none is reported missing."""
+
+    def __init__(self) -> None:
+        super().__init__(cwd="/")
+
+    def isdir(self, path: str) -> bool:
+        return True
 
 
 def summarise(diagnostics) -> tuple[Finding, ...]:

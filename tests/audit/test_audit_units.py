@@ -242,3 +242,9 @@ def test_what_each_outcome_loses():
     assert loss(job("CANCELLED", 0, start=False), finding(Outcome.PENDS)) == Loss(0, 0, 3600, Bound.EXACT)
     both = job_loss([Loss(10, 0, 5, Bound.EXACT), Loss(0, 20, 0, Bound.UPPER)])
     assert both == Loss(10, 20, 5, Bound.UPPER)  # the largest of each figure, never a sum
+
+
+def test_a_job_without_a_work_dir_is_not_said_to_miss_its_log_folder(tmp_path):
+    rows = [line.replace(str(tmp_path), "") for line in recorded_rows(tmp_path)]
+    tally = run_audit(Recorded(rows), judge(), Tally())
+    assert "SB230" not in tally.rules and "SB310" in tally.rules
