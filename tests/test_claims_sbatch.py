@@ -42,6 +42,10 @@ CLAIMS = (
           True, "", ("SB001", "SB201"), ("SB201",)),
     Claim("misspelt-directive-moved-into-header", "#!/bin/bash\n#SBATCH -n 1\n#SBATCH --partiton=debug\nhostname\n",
           False, "unrecognized option '--partiton=debug'", ("SB001",), ("SB001",)),
+    Claim("memory-conflict-after-command", "#!/bin/bash\n#SBATCH --mem-per-cpu=1G\nhostname\n#SBATCH --mem=2G\n",
+          True, "", ("SB125", "SB201"), ("SB201",)),
+    Claim("memory-conflict-moved-into-header", "#!/bin/bash\n#SBATCH --mem-per-cpu=1G\n#SBATCH --mem=2G\nhostname\n",
+          False, "mutually exclusive", ("SB125",), ("SB125",)),
     Claim("mem-per-gpu-zero-without-gpus", "#!/bin/bash\n#SBATCH --mem-per-gpu=0\nhostname\n",
           True, "", ("SB146",), ()),
     Claim("mem-per-gpu-4G-without-gpus", "#!/bin/bash\n#SBATCH --mem-per-gpu=4G\nhostname\n",
@@ -61,6 +65,8 @@ def test_sbatch_and_slurmspec_agree(slurm_cluster: SlurmCluster, claim: Claim) -
     assert claim.says in outcome.stderr, outcome.output
     found = lint_text(claim.script, version=slurm_cluster.version)
     assert [d.code for d in found if d.code in claim.asked] == list(claim.reported), found
+    # SB201 never advises a move that the "moved" claim shows sbatch refusing
+    assert not [d for d in found if d.code == "SB201" and "so move it" in d.message and "conflict" in claim.name], found
     # A plugin option is a warning: a stock sbatch refuses it, the plugin's site accepts it.
     assert refuses(found) == (not claim.accepted and not claim.plugin_site), found
 

@@ -22,6 +22,7 @@ from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.model.script import DirectiveLine, LineKind, Script
 from slurmspec.rules.traps._header import clip
+from slurmspec.rules.traps._moved import refused_once_moved
 
 
 @rule("SB201", "directive-after-command", Severity.WARNING, Outcome.WRONG, fix=Fixability.SOMETIMES)
@@ -38,8 +39,9 @@ def directive_after_command(ctx: Context) -> None:
         partitions. Lines inside a here-document (a script the job writes or submits) are not
         reported, nor a commented-out shell line such as `#SLURM_NTASKS=4` (sbatch reads `#SLURM`
         as a prefix, so in the header that line is refused as "Invalid directive"). A late line
-        that would not read cleanly in the header is reported without the advice to move it
-        as written.
+        that sbatch would refuse in the header (it does not read cleanly, or it conflicts with
+        the header: `--mem` beside `--mem-per-cpu`) is reported without the advice to move it as
+        written, and the fix leaves it.
 
         ## Example
         ```sbatch
@@ -89,9 +91,13 @@ def directive_after_command(ctx: Context) -> None:
     if not late:
         return
     movable_lines = movable(script, late, multiline_words(script))
+    refused = _refused_if_moved(script, late)
+    # a line that reads cleanly may still conflict with the header once moved (`--mem` beside `--mem-per-cpu`)
+    clean = [dline for dline in late if id(dline) not in refused]
+    refused.update(refused_once_moved(ctx, clean, move_into_header))
+    movable_lines = [dline for dline in movable_lines if id(dline) not in refused]
     fix = move_into_header(script, movable_lines) if movable_lines else None
     moved = {id(dline) for dline in movable_lines}
-    refused = _refused_if_moved(script, late)
     for dline in late:
         _report_late(ctx, dline, first_command, fix if id(dline) in moved else None, refused.get(id(dline)))
 
@@ -119,7 +125,7 @@ def _report_late(ctx: Context, dline: DirectiveLine, first_command, fix, refused
         where = "the first command"
     # Moving a line that does not read cleanly would turn an ignored line into a refused script.
     advice = (f", so move it {above}" if refused is None else
-              f"; in the header as written it would not read cleanly either ({refused}), so correct it"
+              f"; in the header as written sbatch would refuse it ({clip(refused, 100)}), so correct it"
               f" before moving it {above}, or delete it")
     ctx.report(
         "SB201", dline.line.span,

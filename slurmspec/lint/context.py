@@ -87,6 +87,20 @@ class Context:
         self._shared: dict[Callable, Any] = {}
         self.found: list[Diagnostic] = []
 
+    def refusals_in(self, script: "Script") -> list[Diagnostic]:
+        """What the client-side refusing rules (parse, reject) find in ``script``, another text of this
+        one (what an advice or a fix would leave): for a rule whose advice must not bring a refusal."""
+        from slurmspec.lint.rule import REFUSING_FAMILIES
+
+        other = Context(script, self._rules, self.fs, self.cluster, self.policy)
+        for rule in self._rules.values():
+            if rule.family in REFUSING_FAMILIES:
+                try:
+                    rule.check(other)
+                except Exception:  # noqa: BLE001 - the engine reports a broken rule on the script itself
+                    continue
+        return [d for d in other.found if d.severity is Severity.ERROR and d.family in REFUSING_FAMILIES]
+
     def report(
         self, code: str, span: Span, message: str, *,
         severity: Severity | None = None, outcome: Outcome | None = None,
