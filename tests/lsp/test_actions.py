@@ -30,7 +30,7 @@ CLIENT_SPEC = "neovim@v0.11.0"
 
 SCRIPT = (
     "#!/bin/bash\n"
-    "# SBATCH --time=10\n"
+    "#sbatch --time=10\n"  # a near-miss SB202 makes a directive (unsafe); `# SBATCH` alone may be switched off
     "#SBATCH --tasks-per-node=2   # ünïcode before nothing\n"
     "#SBATCH --nodes=1\n"
     "#SBATCH --nodes=1\n"
