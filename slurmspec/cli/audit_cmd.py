@@ -37,6 +37,13 @@ def add_parser(commands) -> None:
     window.add_argument("--partition", type=codes_arg, action="extend", default=[], metavar="NAMES",
                         help="jobs of these partitions (sacct -r)")
     window.add_argument("--sacct", default="sacct", metavar="PROGRAM", help="the sacct to run (default: on PATH)")
+    window.add_argument("--database", default=None, metavar="OPTIONS_FILE",
+                        help="administrators: read slurmdbd's tables directly (read-only) with the credentials of"
+                             " this MariaDB option file, instead of sacct; this BYPASSES PrivateData")
+    window.add_argument("--db-cluster", default=None, metavar="NAME",
+                        help="with --database: the ClusterName whose tables to read (<name>_job_table)")
+    window.add_argument("--db-client", default="mariadb", metavar="PROGRAM",
+                        help="with --database: the client to run (default: mariadb; or mysql)")
     window.add_argument("--no-environment", action="store_true",
                         help="do not read the jobs' stored environments (their SBATCH_* variables)")
     judge = audit.add_argument_group("how scripts are judged")
@@ -105,8 +112,10 @@ def _audit(args: argparse.Namespace, out: IO[str]) -> int:
     rules = select_rules(args.select or config.select, (*config.ignore, *args.ignore), extend)
     judge = Judge(version, rules, cluster=cluster, policy=config.policy,
                   severity=config.severities(rule.code for rule in rules))
+    if args.database is not None and not args.db_cluster:
+        return error("--database needs --db-cluster NAME (the ClusterName of the tables to read)")
     program = on_path(args.sacct) if "/" not in args.sacct else args.sacct
-    if program is None:
+    if program is None and args.database is None:
         return error(f"{args.sacct} is not on PATH: run the audit where Slurm's clients are installed")
     header = {
         "since": args.since, "until": args.until,
@@ -115,8 +124,18 @@ def _audit(args: argparse.Namespace, out: IO[str]) -> int:
         "slurm_version": format_version(version), "cluster": cluster.name if cluster is not None else None,
         "select": ",".join((*args.select, *args.extend_select)), "ignore": ",".join(args.ignore),
     }
-    source = SacctSource(sacct_argv(program, since=args.since, until=args.until, all_users=args.all_users,
-                                    users=args.user, accounts=args.account, partitions=args.partition), program)
+    if args.database is not None:
+        from slurmspec.audit.database import DatabaseSource
+
+        try:
+            source = DatabaseSource(args.database, args.db_cluster, since=args.since, until=args.until,
+                                    all_users=args.all_users, users=args.user, accounts=args.account,
+                                    partitions=args.partition, shard=shard, client=args.db_client)
+        except (ValueError, KeyError) as exc:
+            return error(f"--database: {exc}")
+    else:
+        source = SacctSource(sacct_argv(program, since=args.since, until=args.until, all_users=args.all_users,
+                                        users=args.user, accounts=args.account, partitions=args.partition), program)
     tally = Tally(header, keep_scripts=args.show_scripts)
     progress = _progress()
     try:

@@ -160,3 +160,22 @@ def test_cluster_profile_imported_on_the_spot(audited, layout):
     report = json.loads(done.stdout)
     assert report["header"]["cluster"] == AccountingCluster.CLUSTER_NAME
     assert {"SB310", "SB230"} <= {rule["code"] for rule in report["rules"]}
+
+
+def test_the_database_route_gives_the_sacct_report(audited, layout, tmp_path):
+    """--database (administrators, read-only SQL) must tell the same story as sacct, shards included."""
+    cluster = audited["cluster"]
+    options = tmp_path / "db.cnf"
+    options.write_text(f"[client]\nsocket={cluster.db_socket}\nuser=root\ndatabase=slurm_acct_db\n")
+    route = ("--database", str(options), "--db-cluster", AccountingCluster.CLUSTER_NAME)
+    by_sacct = _audit(audited, "--format", "json", "--show-scripts")
+    by_database = _audit(audited, "--format", "json", "--show-scripts", *route)
+    assert by_database.returncode == 0, by_database.stderr
+    assert by_database.stdout == by_sacct.stdout
+    for k in (1, 2):
+        shard = _audit(audited, *route, "--shard", f"{k}/2", "-o", str(tmp_path / f"{k}.json"))
+        assert shard.returncode == 0, shard.stderr
+    merged = subprocess.run([sys.executable, "-m", "slurmspec", "audit", "merge", str(tmp_path / "1.json"),
+                             str(tmp_path / "2.json"), "--format", "json"], capture_output=True, text=True, timeout=60)
+    plain = _audit(audited, "--format", "json")
+    assert merged.returncode == 0 and merged.stdout == plain.stdout

@@ -248,3 +248,13 @@ def test_a_job_without_a_work_dir_is_not_said_to_miss_its_log_folder(tmp_path):
     rows = [line.replace(str(tmp_path), "") for line in recorded_rows(tmp_path)]
     tally = run_audit(Recorded(rows), judge(), Tally())
     assert "SB230" not in tally.rules and "SB310" in tally.rules
+
+
+def test_database_values_read_as_sacct_prints_them():
+    from slurmspec.audit.database import epoch, exit_code
+
+    assert exit_code(4021) == "0:53"  # the missing-log-folder job on the lab: sacct printed 0:53
+    assert exit_code(0) == "0:0" and exit_code(1 << 8) == "1:0" and exit_code(9) == "0:9"
+    assert epoch("2026-11-01") < epoch("2026-11-01T08:30") < epoch("2026-11-01T08:30:01")
+    with pytest.raises(ValueError):
+        epoch("now-30days")
