@@ -659,7 +659,7 @@ def _has(lines: list[str], *needles: str) -> bool:
 # (Not prefixes of a real name: sbatch accepts those as abbreviations.)
 _MISSPELT = ("--tiem=10", "--job-nmae=x", "--partiton=all", "--mail-tpye=END", "--commnet=hi", "--nodse=1",
              "--ntaskss=1")
-_NEAR_MISS = ("# SBATCH --time=10", "#sbatch -J nm", "#Sbatch --comment=nm", "  #SBATCH --nice=3")
+_NEAR_MISS = ("#SBATCh --time=10", "#sbatch -J nm", "#Sbatch --comment=nm", "  #SBATCH --nice=3", "#SBTACH --comment=nm")
 FIX_KINDS = (
     "crlf", "no-shebang", "indented-shebang", "late", "duplicate", "near-miss", "constraint", "mem-gpu",
     "gres-gpn", "misspelt", "tasks-per-node", "hash", "geometry",
