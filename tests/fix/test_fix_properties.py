@@ -78,7 +78,7 @@ def test_a_byte_order_mark_before_a_directive_is_fixed() -> None:
 
 
 @pytest.mark.parametrize("text", [
-    "#!/bin/bash\n# SBATCH --time=10\n#SBATCH -t 5\ntrue\n",  # SB202 would make a second --time count
+    "#!/bin/bash\n#sbatch --time=10\n#SBATCH -t 5\ntrue\n",  # SB202 would make a second --time count
     "#!/bin/bash\n#SBATCH -t 10\n#SBATCH -J run#1 --time=5\ntrue\n",  # SB206 would make a second --time count
     "#!/bin/bash\n#SBATCH -t 10\nsrun x\n#SBATCH -t 5\n",  # SB201 would make a second --time count
 ])
