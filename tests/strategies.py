@@ -1266,12 +1266,14 @@ def sacct_rows(draw: st.DrawFn) -> list[str]:
         state = draw(st.sampled_from(_AUDIT_STATES))
         elapsed = 0 if state == "PENDING" else draw(st.sampled_from((0, 1, 59, 3600, 86_399)))
         gpus = draw(st.sampled_from((0, 0, 1, 2, 8)))
-        tres = f"billing=1,cpu={draw(st.integers(1, 64))}" + (f",gres/gpu={gpus}" if gpus else "") + ",mem=1024M,node=1"
+        tres = (f"billing=1,cpu={draw(st.integers(1, 64))}" + (f",gres/gpu={gpus}" if gpus else "")
+                + ",mem=1024M,node=1")
         day = draw(st.integers(1, 28))
         started = state != "PENDING" and draw(st.booleans())
         start = f"2026-02-{day:02d}T10:00:00" if started else "Unknown"
         command = draw(st.sampled_from(("sbatch job.sh", "sbatch -o logs/%j.out job.sh", "salloc -n1")))
-        rows.append(SEP.join((str(job), str(job), draw(st.sampled_from(("ann", "bob", "cy"))), draw(st.sampled_from(("phys", "bio"))),
+        user, account = draw(st.sampled_from(("ann", "bob", "cy"))), draw(st.sampled_from(("phys", "bio")))
+        rows.append(SEP.join((str(job), str(job), user, account,
                               draw(st.sampled_from(("cpu", "gpu"))), state, "0:0", str(elapsed), tres, "1",
                               f"2026-02-{day:02d}T09:00:00", start, f"2026-02-{day:02d}T11:00:00", "/home/u",
                               command)))
