@@ -15,6 +15,11 @@ from typing import IO
 from slurmspec.cli.common import EXIT_OK, add_common, codes_arg, error
 
 FORMATS = ("text", "json", "csv", "html")
+# Without --select (or `select` in the configuration): lint's default selection and every rule whose
+# outcome harms the job. lint keeps some of those opt-in for their precision on scripts read away from
+# the cluster (a log folder missing *here*); the audit reads each job's own folder and outcome, and
+# counts a loss only where the job's record agrees (slurmspec/audit/cost.py).
+AUDIT_DEFAULT = ("default", "refused", "pends", "fails", "wrong")
 
 
 def add_parser(commands) -> None:
@@ -51,7 +56,9 @@ def add_parser(commands) -> None:
                        help="cluster profile (default: the configuration's `cluster`)")
     judge.add_argument("--import-cluster", action="store_true",
                        help="import the cluster profile on the spot from this cluster's scontrol")
-    judge.add_argument("--select", type=codes_arg, default=[], metavar="CODES", help="only these rules")
+    judge.add_argument("--select", type=codes_arg, default=[], metavar="CODES",
+                       help="only these rules (default: the configuration's `select`, else lint's default selection"
+                            " and every rule whose outcome is refused, pends, fails or wrong)")
     judge.add_argument("--extend-select", type=codes_arg, default=[], metavar="CODES",
                        help="these rules too (as for `slurmspec lint`)")
     judge.add_argument("--ignore", type=codes_arg, default=[], metavar="CODES", help="not these rules")
@@ -109,7 +116,7 @@ def _audit(args: argparse.Namespace, out: IO[str]) -> int:
     cluster = _cluster(args, config)
     version, _ = target_version(args.slurm_version, config.slurm_version, cluster)
     extend = args.extend_select if args.select else (*config.extend_select, *args.extend_select)
-    rules = select_rules(args.select or config.select, (*config.ignore, *args.ignore), extend)
+    rules = select_rules(args.select or config.select or AUDIT_DEFAULT, (*config.ignore, *args.ignore), extend)
     judge = Judge(version, rules, cluster=cluster, policy=config.policy,
                   severity=config.severities(rule.code for rule in rules))
     if args.database is not None and not args.db_cluster:

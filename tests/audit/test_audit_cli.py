@@ -144,3 +144,10 @@ def test_progress_shows_on_a_terminal_and_is_cleared(sacct):
     os.close(main)
     assert done.returncode == 0 and json.loads(done.stdout)["totals"]["jobs"] == 5
     assert b"slurmspec audit: 5 jobs read, 4 scripts linted" in shown and shown.endswith(b"\r\x1b[K")
+
+
+def test_without_select_the_audit_runs_every_rule_that_harms_the_job(sacct):
+    """SB230 and SB310 are opt-in for `lint` (rules/selection.py); the audit judges them by default."""
+    argv = [a for a in window(sacct) if a not in ("--select", "ALL")]
+    report = json.loads(audit(*argv, "--format", "json").stdout)
+    assert {"SB230", "SB310"} <= {rule["code"] for rule in report["rules"]}

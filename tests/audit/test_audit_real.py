@@ -83,7 +83,7 @@ def audited(accounting_cluster, tmp_path_factory):
 def _audit(audited, *extra: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     cluster = audited["cluster"]
     argv = [sys.executable, "-m", "slurmspec", "audit", "--since", audited["since"], "--until", audited["until"],
-            "--all-users", "--select", "ALL", "--no-config", *extra]
+            "--all-users", "--no-config", *extra]  # the audit's default rules
     return subprocess.run(argv, capture_output=True, text=True, env=cluster.env, cwd=cwd or audited["folder"],
                           timeout=120)
 
@@ -128,7 +128,7 @@ def test_job_array_shards_merge_into_the_unsharded_report(audited, layout, tmp_p
         "#!/bin/bash\n#SBATCH --job-name=audit-shards\n#SBATCH --array=1-2\n#SBATCH --time=00:05:00\n"
         "#SBATCH --output=shard-%a.log\n"
         f"exec {sys.executable} -m slurmspec audit --since {audited['since']} --until {audited['until']} --all-users"
-        " --select ALL --no-config --shard $SLURM_ARRAY_TASK_ID/2 -o shard-$SLURM_ARRAY_TASK_ID.json\n"
+        " --no-config --shard $SLURM_ARRAY_TASK_ID/2 -o shard-$SLURM_ARRAY_TASK_ID.json\n"
     )
     job = cluster.job_id(cluster.submit(array, cwd=tmp_path))
     deadline = time.monotonic() + 90
