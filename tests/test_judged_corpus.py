@@ -60,6 +60,42 @@ def test_judgements_file_is_well_formed_and_judges_each_key_once_per_configurati
             seen[(row.key, config)] = row.row
 
 
+def test_compare_finds_the_unjudged_the_stale_and_the_doubly_judged(tmp_path):
+    """The checks below rest on judge.compare(): a finding no row covers, a row no finding matches, two rows for
+    one finding in one configuration."""
+    table = tmp_path / "judgements.tsv"
+    table.write_text(
+        "# comment\n"
+        "a.sbatch\t3\tSB201\t*\treal\tignored directive\n"
+        "a.sbatch\t5\tSB230\t22.05\treal\tfails on 22.05\n"
+        "a.sbatch\t5\tSB230\tnewest,22.05\tlow\tcreated from 23.02\n"
+        "b.sbatch\t1\tSB103\t*\treal\tno shebang\n")
+    rows = judge.read_judgements(table)
+    found = {key: judge.Finding(key, set(configs), {"m"}) for key, configs in {
+        ("a.sbatch", 3, "SB201"): {"22.05", "newest+lab"},
+        ("a.sbatch", 5, "SB230"): {"22.05", "newest", "22.05+lab"},
+    }.items()}
+    result = judge.compare(found, rows)
+    assert result.unjudged == {("a.sbatch", 5, "SB230"): {"22.05+lab"}}
+    assert [j.key for j in result.stale] == [("b.sbatch", 1, "SB103")]
+    assert result.ambiguous == [(("a.sbatch", 5, "SB230"), "22.05", [3, 4])]
+    assert result.verdicts[(("a.sbatch", 5, "SB230"), "newest")].verdict == "low"
+    tallies = judge.per_rule(result)
+    assert (tallies["SB230"].real, tallies["SB230"].low) == (1, 1) and tallies["SB201"].real == 1
+
+
+def test_a_malformed_judgement_names_its_row(tmp_path):
+    table = tmp_path / "judgements.tsv"
+    for bad, fragment in (("a.sbatch\t3\tSB201\t*\tmaybe\twhy", "verdict 'maybe'"),
+                          ("a.sbatch\tx\tSB201\t*\treal\twhy", "is not a number"),
+                          ("a.sbatch\t3\tSB201\t24.11\treal\twhy", "unknown configuration"),
+                          ("a.sbatch\t3\tSB201\t*\treal\t ", "needs a reason"),
+                          ("a.sbatch\t3\tSB201\treal", "4 columns")):
+        table.write_text("# header\n" + bad + "\n")
+        with pytest.raises(judge.JudgementError, match=fragment):
+            judge.read_judgements(table)
+
+
 def test_the_default_list_follows_the_policy():
     """rules/selection.py's DEFAULT is written out; it must be what the policy makes of the judged counts."""
     table = registry()
