@@ -2,9 +2,30 @@
 
 from __future__ import annotations
 
+import functools
 import re
 
 from hypothesis import strategies as st
+
+
+@functools.lru_cache(maxsize=None)
+def _sampled_once(items: tuple) -> st.SearchStrategy:
+    return st.sampled_from(items)
+
+
+def _sampled(items) -> st.SearchStrategy:
+    """``st.sampled_from(items)``, built once per distinct sequence.
+
+    The composites below pick from fixed sequences on every draw; a new strategy
+    each time is validated and labelled again by Hypothesis (cProfile of the
+    directive differential: strategy validation was a third of drawing a script).
+    Measured: ``sbatch_scripts`` 9.6 -> 7.7 ms of CPU per example (loaded machine).
+    """
+    key = tuple(items)
+    try:
+        return _sampled_once(key)
+    except TypeError:  # unhashable items
+        return st.sampled_from(key)
 
 # --- body (shell) strategies ---
 # Fragments chosen to hit every branch of slurmspec.body: launchers and their
@@ -31,17 +52,17 @@ _BODY_FRAGMENTS = (
 def shell_bodies(draw: st.DrawFn) -> str:
     """Shell-flavoured text: mostly fragments glued by spaces, sometimes raw noise."""
     parts = draw(st.lists(
-        st.one_of(st.sampled_from(_BODY_FRAGMENTS), st.text(max_size=6)),
+        st.one_of(_sampled(_BODY_FRAGMENTS), st.text(max_size=6)),
         max_size=40,
     ))
-    seps = draw(st.lists(st.sampled_from(["", " ", " ", "\n", " \\\n  "]), min_size=len(parts), max_size=len(parts)))
+    seps = draw(st.lists(_sampled(["", " ", " ", "\n", " \\\n  "]), min_size=len(parts), max_size=len(parts)))
     return "".join(p + s for p, s in zip(parts, seps))
 
 
 @st.composite
 def bodies_with_prefix(draw: st.DrawFn) -> tuple[str, str]:
     """(prefix, body): a header-like prefix so that the body starts at a non-zero offset."""
-    prefix = draw(st.sampled_from(["", "#!/bin/bash\n", "#!/bin/bash\n#SBATCH -N 2\n\n", "é\n"]))
+    prefix = draw(_sampled(["", "#!/bin/bash\n", "#!/bin/bash\n#SBATCH -N 2\n\n", "é\n"]))
     return prefix, draw(shell_bodies())
 
 
@@ -61,15 +82,15 @@ def script_texts(draw: st.DrawFn) -> str:
     lines = draw(
         st.lists(
             st.one_of(
-                st.lists(st.sampled_from(_LINE_PIECES), max_size=6).map("".join),
+                st.lists(_sampled(_LINE_PIECES), max_size=6).map("".join),
                 st.text(max_size=20),
             ),
             max_size=12,
         )
     )
-    newline = draw(st.sampled_from(["\n", "\r\n", "\n\n"]))
+    newline = draw(_sampled(["\n", "\r\n", "\n\n"]))
     text = newline.join(lines)
-    return text + draw(st.sampled_from(["", "\n", "\\"]))
+    return text + draw(_sampled(["", "\n", "\\"]))
 
 
 script_bytes = st.one_of(st.binary(max_size=300), script_texts().map(lambda t: t.encode("utf-8", "surrogateescape")))
@@ -274,7 +295,7 @@ _TRICKY = (
 def _quote_word(draw: st.DrawFn, word: str) -> str:
     """Render one argv word the way a person might type it on a #SBATCH line."""
     plain = word != "" and not any(c in word for c in " \t\"'\\#")
-    how = draw(st.sampled_from(["plain"] * 6 + ["dq", "sq", "mid", "esc"]))
+    how = draw(_sampled(["plain"] * 6 + ["dq", "sq", "mid", "esc"]))
     if how == "plain" and plain:
         return word
     if how == "sq" and "'" not in word:
@@ -298,13 +319,13 @@ def _quote_word(draw: st.DrawFn, word: str) -> str:
 def sbatch_option_words(draw: st.DrawFn, name: str) -> list[str]:
     """One occurrence of option `name` in any spelling: a list of rendered words."""
     short, arg, values = _SBATCH_OPTIONS[name]
-    value = draw(st.sampled_from(values)) if values else None
+    value = draw(_sampled(values)) if values else None
     if arg == "none":
         if short and draw(st.booleans()):
             return [f"-{short}"]
         return [f"--{draw(_long_spelling(name))}"]
     if arg == "optional":
-        form = draw(st.sampled_from(["bare", "eq", "sep", "short"] if short else ["bare", "eq", "eq", "sep"]))
+        form = draw(_sampled(["bare", "eq", "sep", "short"] if short else ["bare", "eq", "eq", "sep"]))
         if form == "bare" or value is None:
             return [f"-{short}" if short and draw(st.booleans()) else f"--{draw(_long_spelling(name))}"]
         if form == "eq":
@@ -314,7 +335,7 @@ def sbatch_option_words(draw: st.DrawFn, name: str) -> list[str]:
         return [f"--{draw(_long_spelling(name))}", _quote_word(draw, value)]  # value is a stray word
     assert value is not None
     forms = ["eq", "sep"] + (["short-sep", "short-glued"] if short else [])
-    form = draw(st.sampled_from(forms))
+    form = draw(_sampled(forms))
     if form == "eq":
         return [_quote_word(draw, f"--{draw(_long_spelling(name))}={value}")]
     if form == "sep":
@@ -324,19 +345,20 @@ def sbatch_option_words(draw: st.DrawFn, name: str) -> list[str]:
     return [_quote_word(draw, f"-{short}{value}")]
 
 
+@functools.lru_cache(maxsize=None)
 def _long_spelling(name: str) -> st.SearchStrategy[str]:
     """The full name, or (sometimes) one of its prefixes, unique or not."""
     prefixes = [p for p in _ABBREVIATIONS if name.startswith(p) and p != name]
     if not prefixes:
         return st.just(name)
-    return st.one_of(st.just(name), st.just(name), st.sampled_from(prefixes))
+    return st.one_of(st.just(name), st.just(name), _sampled(prefixes))
 
 
 @st.composite
 def sbatch_bundle_words(draw: st.DrawFn, chosen: set[str] | None = None) -> list[str]:
     """Bundled short options: flags then one letter that may take a value (`-Hn3`, `-Op gpu`)."""
-    flags = "".join(draw(st.lists(st.sampled_from("HOsvQk"), min_size=1, max_size=3)))
-    last = draw(st.sampled_from(["", "n", "N", "J", "p", "c", "t", "y", "H"]))
+    flags = "".join(draw(st.lists(_sampled("HOsvQk"), min_size=1, max_size=3)))
+    last = draw(_sampled(["", "n", "N", "J", "p", "c", "t", "y", "H"]))
     if last in ("", "H", "y"):
         return [f"-{flags}{last}"]
     name = _SHORT_TO_LONG[last]
@@ -344,7 +366,7 @@ def sbatch_bundle_words(draw: st.DrawFn, chosen: set[str] | None = None) -> list
         if _conflicts(name, chosen):
             return [f"-{flags}"]
         chosen.add(name)
-    value = draw(st.sampled_from([v for v in _SBATCH_OPTIONS[name][2] or () if v and " " not in v][:6]))
+    value = draw(_sampled([v for v in _SBATCH_OPTIONS[name][2] or () if v and " " not in v][:6]))
     if draw(st.booleans()):
         return [f"-{flags}{last}{value}"]
     return [f"-{flags}{last}", value]
@@ -353,37 +375,37 @@ def sbatch_bundle_words(draw: st.DrawFn, chosen: set[str] | None = None) -> list
 @st.composite
 def sbatch_noise_words(draw: st.DrawFn) -> list[str]:
     """Things sbatch rejects or treats specially: unknown/srun-only/bad options, stray words..."""
-    kind = draw(st.sampled_from([
+    kind = draw(_sampled([
         "unknown", "srun", "badshort", "flagvalue", "stray", "colon", "hetjob", "empty", "comment",
         "unmatched", "backslash", "missing", "tricky", "tricky",
     ]))
     if kind == "unknown":
-        return [draw(st.sampled_from(_UNKNOWN_LONG))]
+        return [draw(_sampled(_UNKNOWN_LONG))]
     if kind == "srun":
-        return [draw(st.sampled_from(_SRUN_ONLY))]
+        return [draw(_sampled(_SRUN_ONLY))]
     if kind == "badshort":
-        return [draw(st.sampled_from(_BAD_SHORT))]
+        return [draw(_sampled(_BAD_SHORT))]
     if kind == "flagvalue":
-        return [draw(st.sampled_from(_FLAGS_WITH_VALUE))]
+        return [draw(_sampled(_FLAGS_WITH_VALUE))]
     if kind == "stray":
-        return [draw(st.sampled_from(_STRAY))]
+        return [draw(_sampled(_STRAY))]
     if kind == "colon":
-        return [draw(st.sampled_from(_COLON))]
+        return [draw(_sampled(_COLON))]
     if kind == "hetjob":
-        return [draw(st.sampled_from(_HETJOB))]
+        return [draw(_sampled(_HETJOB))]
     if kind == "empty":
-        return [draw(st.sampled_from(_EMPTY))]
+        return [draw(_sampled(_EMPTY))]
     if kind == "tricky":
-        return draw(st.sampled_from(_TRICKY)).split(" ")
+        return draw(_sampled(_TRICKY)).split(" ")
     if kind == "comment":
-        return [draw(st.sampled_from(["#", "# comment", "#c", "#SBATCH", "# --time=5"]))]
+        return [draw(_sampled(["#", "# comment", "#c", "#SBATCH", "# --time=5"]))]
     if kind == "unmatched":
-        return [draw(st.sampled_from(['"', "'", '"abc', "a'b", '-J "x', "--comment='y"]))]
+        return [draw(_sampled(['"', "'", '"abc', "a'b", '-J "x', "--comment='y"]))]
     if kind == "backslash":
-        return [draw(st.sampled_from(["\\", "a\\ b", "\\-J", "-J\\ x", "\\#", "--comment=a\\#b", '-J a\\"b']))]
+        return [draw(_sampled(["\\", "a\\ b", "\\-J", "-J\\ x", "\\#", "--comment=a\\#b", '-J a\\"b']))]
     # an option that needs an argument, written last (the value may come on the next line)
     # (never one of a _CONFLICTS set: a stray word after it could make it valid)
-    return [draw(st.sampled_from(["-J", "--job-name", "-n", "-p", "--array", "--comment", "-o", "--mail-user"]))]
+    return [draw(_sampled(["-J", "--job-name", "-n", "-p", "--array", "--comment", "-o", "--mail-user"]))]
 
 
 @st.composite
@@ -397,14 +419,14 @@ def sbatch_header_items(draw: st.DrawFn) -> list[list[str]]:
     items: list[list[str]] = []
     chosen: set[str] = set()
     for _ in range(n):
-        what = draw(st.sampled_from(["opt"] * 6 + ["bundle", "noise", "noise"]))
+        what = draw(_sampled(["opt"] * 6 + ["bundle", "noise", "noise"]))
         if what == "bundle":
             items.append(draw(sbatch_bundle_words(chosen)))
             continue
         if what == "noise":
             items.append(draw(sbatch_noise_words()))
             continue
-        name = draw(st.sampled_from(_LONG_NAMES))
+        name = draw(_sampled(_LONG_NAMES))
         if _conflicts(name, chosen):
             continue
         chosen.add(name)
@@ -430,14 +452,14 @@ def sbatch_header_lines(draw: st.DrawFn) -> list[str]:
         take = draw(st.integers(1, 4))
         chunk = words[i:i + take]
         i += take
-        prefix = draw(st.sampled_from(["#SBATCH "] * 12 + ["#SBATCH\t", "#SBATCH  ", "#SBATCH", "#SLURM "]))
+        prefix = draw(_sampled(["#SBATCH "] * 12 + ["#SBATCH\t", "#SBATCH  ", "#SBATCH", "#SLURM "]))
         if prefix == "#SBATCH" and chunk and not chunk[0].startswith("-"):
             prefix = "#SBATCH "  # `#SBATCHFOO` is its own case below
-        sep = draw(st.sampled_from([" "] * 6 + ["  ", "\t"]))
-        tail = draw(st.sampled_from([""] * 10 + [" # comment", "   # ten minutes", " #", "\t#x", " "]))
+        sep = draw(_sampled([" "] * 6 + ["  ", "\t"]))
+        tail = draw(_sampled([""] * 10 + [" # comment", "   # ten minutes", " #", "\t#x", " "]))
         lines.append(prefix + sep.join(chunk) + tail)
         if draw(st.integers(0, 9)) == 0:
-            lines.append(draw(st.sampled_from(_IGNORED_LINES + ("#SBATCHFOO", "#SBATCH", "#SBATCH hetjob"))))
+            lines.append(draw(_sampled(_IGNORED_LINES + ("#SBATCHFOO", "#SBATCH", "#SBATCH hetjob"))))
         if not words:
             break
     return lines
@@ -453,10 +475,10 @@ _BODIES = (
 @st.composite
 def sbatch_scripts(draw: st.DrawFn) -> str:
     """A batch script with a correct `#!` line: header directives, then a body."""
-    shebang = draw(st.sampled_from(["#!/bin/bash"] * 6 + ["#!/bin/sh", "#! /bin/bash -l", "#!/usr/bin/env bash"]))
+    shebang = draw(_sampled(["#!/bin/bash"] * 6 + ["#!/bin/sh", "#! /bin/bash -l", "#!/usr/bin/env bash"]))
     lines = draw(sbatch_header_lines())
-    mid = draw(st.sampled_from(["", "", "", "\n", "# comment\n", "\n   \n"]))
-    return shebang + "\n" + mid + "".join(line + "\n" for line in lines) + draw(st.sampled_from(_BODIES))
+    mid = draw(_sampled(["", "", "", "\n", "# comment\n", "\n   \n"]))
+    return shebang + "\n" + mid + "".join(line + "\n" for line in lines) + draw(_sampled(_BODIES))
 
 
 _SCRIPT_START_OK = ("#!/bin/bash\n", "#!/bin/sh\n", "#!\n", "#!bash\n")
@@ -468,19 +490,19 @@ _SCRIPT_START_ODD = ("", "\ufeff#!/bin/bash\n", " #!/bin/bash\n", "\t#!/bin/bash
 def sbatch_odd_scripts(draw: st.DrawFn) -> str | bytes:
     """Script-level cases: empty, whitespace-only, no/indented `#!`, BOM, NUL, CRLF, lone CR,
     `#SLURM`, directives after the first command and ignored `# SBATCH` look-alikes."""
-    kind = draw(st.sampled_from(
+    kind = draw(_sampled(
         ["empty", "space", "start", "nul", "crlf", "cr", "late", "lookalike", "slurm", "bytes"]
     ))
     if kind == "empty":
         return ""
     if kind == "space":
-        return "".join(draw(st.lists(st.sampled_from([" ", "\t", "\n", "\v", "\f", "\r"]), min_size=1, max_size=6)))
-    header = draw(st.lists(st.sampled_from([
+        return "".join(draw(st.lists(_sampled([" ", "\t", "\n", "\v", "\f", "\r"]), min_size=1, max_size=6)))
+    header = draw(st.lists(_sampled([
         "#SBATCH -t 5", "#SBATCH --bogus", "#SBATCH -J x", "# SBATCH --bogus", "#sbatch --time=x",
         "  #SBATCH --nodes=abc", "#SLURM --time=5", "#SLURM --time=1h", "#SLURM --bogus", "", "# c",
     ]), max_size=4))
-    body = draw(st.sampled_from(_BODIES + ("", "echo a\r\n", "x\x00y\n")))
-    start = draw(st.sampled_from(_SCRIPT_START_OK + _SCRIPT_START_ODD if kind == "start" else _SCRIPT_START_OK))
+    body = draw(_sampled(_BODIES + ("", "echo a\r\n", "x\x00y\n")))
+    start = draw(_sampled(_SCRIPT_START_OK + _SCRIPT_START_ODD if kind == "start" else _SCRIPT_START_OK))
     text = start + "".join(h + "\n" for h in header) + body
     if kind == "nul":
         i = draw(st.integers(0, len(text)))
@@ -488,17 +510,17 @@ def sbatch_odd_scripts(draw: st.DrawFn) -> str | bytes:
     elif kind in ("crlf", "cr"):
         nl = [i for i, c in enumerate(text) if c == "\n"]
         if nl:
-            i = draw(st.sampled_from(nl))
+            i = draw(_sampled(nl))
             text = text[:i] + "\r" + text[i:] if kind == "crlf" else text[:i] + "\r" + text[i:].replace("\n", " ", 1)
     elif kind == "late":
-        text += draw(st.sampled_from(["#SBATCH --bogus\n", "#SBATCH -t 1h\n", "#SBATCH --nod=2\n"]))
+        text += draw(_sampled(["#SBATCH --bogus\n", "#SBATCH -t 1h\n", "#SBATCH --nod=2\n"]))
     elif kind == "lookalike":
-        text = start + draw(st.sampled_from(_IGNORED_LINES)) + "\n" + "#SBATCH -J ok\n" + body
+        text = start + draw(_sampled(_IGNORED_LINES)) + "\n" + "#SBATCH -J ok\n" + body
     elif kind == "slurm":
-        slurm = draw(st.sampled_from(["#SLURM -t 5", "#SLURM -t 1h", "#SLURM --nod=2", "#SLURMX -t 5"]))
+        slurm = draw(_sampled(["#SLURM -t 5", "#SLURM -t 1h", "#SLURM --nod=2", "#SLURMX -t 5"]))
         text = start + slurm + "\n" + body
     elif kind == "bytes":
-        return text.encode("utf-8") + draw(st.sampled_from([b"\xff\xfe", b"\xc3", b"\xe9\n"]))
+        return text.encode("utf-8") + draw(_sampled([b"\xff\xfe", b"\xc3", b"\xe9\n"]))
     return text
 
 
@@ -569,10 +591,10 @@ def _conflict_item(draw: st.DrawFn, name: str) -> str:
     values = _CONFLICT_VALUES[name]
     if values is None:
         return name
-    value = draw(st.sampled_from(values))
+    value = draw(_sampled(values))
     if name.startswith("--"):
-        return draw(st.sampled_from([f"{name}={value}", f"{name}={value}", f"{name} {value}"]))
-    return draw(st.sampled_from([f"{name} {value}", f"{name}{value}"]))
+        return draw(_sampled([f"{name}={value}", f"{name}={value}", f"{name} {value}"]))
+    return draw(_sampled([f"{name} {value}", f"{name}{value}"]))
 
 
 @st.composite
@@ -580,8 +602,8 @@ def sbatch_conflict_scripts(draw: st.DrawFn) -> str:
     """A script whose header mixes options sbatch checks against each other."""
     names: list[str] = []
     for _ in range(draw(st.integers(0, 3))):
-        names.extend(draw(st.sampled_from(_CONFLICT_PAIRS)))
-    names.extend(draw(st.lists(st.sampled_from(tuple(_CONFLICT_VALUES)), max_size=5)))
+        names.extend(draw(_sampled(_CONFLICT_PAIRS)))
+    names.extend(draw(st.lists(_sampled(tuple(_CONFLICT_VALUES)), max_size=5)))
     names = draw(st.permutations(names)) if names else names
     items = [draw(_conflict_item(name)) for name in names]
     lines: list[str] = []
@@ -595,7 +617,7 @@ def sbatch_conflict_scripts(draw: st.DrawFn) -> str:
     # an oddity slurmspec does not model.
     if lines and "--bbf" not in names and draw(st.integers(0, 5)) == 0:
         lines.insert(draw(st.integers(1, len(lines))), "#SBATCH hetjob")
-    late = [draw(_conflict_item(n)) for n in draw(st.lists(st.sampled_from(tuple(_CONFLICT_VALUES)), max_size=2))]
+    late = [draw(_conflict_item(n)) for n in draw(st.lists(_sampled(tuple(_CONFLICT_VALUES)), max_size=2))]
     body = "srun true\n" + "".join(f"#SBATCH {item}\n" for item in late)
     return "#!/bin/bash\n" + "".join(line + "\n" for line in lines) + body
 
@@ -640,8 +662,8 @@ _FIX_BODIES = (
 @st.composite
 def valid_header_lines(draw: st.DrawFn) -> list[str]:
     """`#SBATCH` lines that sbatch 22.05 accepts (one item per conflict group, 1-3 items a line)."""
-    groups = draw(st.lists(st.sampled_from(sorted(_VALID_ITEM_GROUPS)), unique=True, max_size=6))
-    items = [draw(st.sampled_from(_VALID_ITEM_GROUPS[g])) for g in groups]
+    groups = draw(st.lists(_sampled(sorted(_VALID_ITEM_GROUPS)), unique=True, max_size=6))
+    items = [draw(_sampled(_VALID_ITEM_GROUPS[g])) for g in groups]
     lines, i = [], 0
     while i < len(items):
         take = draw(st.integers(1, 3))
@@ -678,12 +700,12 @@ def fixable_cases(draw: st.DrawFn, valid: bool = False, kinds: tuple[str, ...] =
     add mutations that keep the other directives valid; otherwise the header
     is any generated one (`sbatch_header_lines()`), broken or not.
     """
-    shebang = draw(st.sampled_from(["#!/bin/bash", "#!/bin/bash", "#!/bin/sh", "#!/usr/bin/env bash"]))
+    shebang = draw(_sampled(["#!/bin/bash", "#!/bin/bash", "#!/bin/sh", "#!/usr/bin/env bash"]))
     header = draw(valid_header_lines()) if valid else draw(st.one_of(valid_header_lines(), sbatch_header_lines()))
-    body = list(draw(st.sampled_from(_FIX_BODIES)))
-    chosen = draw(st.lists(st.sampled_from(kinds), min_size=1, max_size=3, unique=True))
+    body = list(draw(_sampled(_FIX_BODIES)))
+    chosen = draw(st.lists(_sampled(kinds), min_size=1, max_size=3, unique=True))
     if required and not set(chosen) & set(required):
-        chosen[0] = draw(st.sampled_from(required))
+        chosen[0] = draw(_sampled(required))
         chosen = list(dict.fromkeys(chosen))
     # Late and duplicate lines come from the base header, before the other mutations
     # add theirs (a misspelt option moved after the first command would be ignored).
@@ -697,24 +719,24 @@ def fixable_cases(draw: st.DrawFn, valid: bool = False, kinds: tuple[str, ...] =
         elif kind == "late" and header:
             late.append(header.pop(draw(st.integers(0, len(header) - 1))))
         elif kind == "near-miss":
-            header.insert(draw(st.integers(0, len(header))), draw(st.sampled_from(_NEAR_MISS)))
+            header.insert(draw(st.integers(0, len(header))), draw(_sampled(_NEAR_MISS)))
         elif kind == "constraint" and not _has(header + late, "-C", "--constraint"):
-            header += [draw(st.sampled_from(["#SBATCH --constraint=ib", "#SBATCH -C v100"])),
-                       draw(st.sampled_from(["#SBATCH --constraint=v100", "#SBATCH -C skylake"]))]
+            header += [draw(_sampled(["#SBATCH --constraint=ib", "#SBATCH -C v100"])),
+                       draw(_sampled(["#SBATCH --constraint=v100", "#SBATCH -C skylake"]))]
         elif kind == "mem-gpu" and not _has(header + late, "--mem", "--gres", "--gpus"):
             header += ["#SBATCH --gpus-per-node=1", "#SBATCH --mem=1G", "#SBATCH --mem-per-gpu=4G"]
         elif kind == "gres-gpn" and not _has(header + late, "--gres", "--gpus"):
-            n = draw(st.sampled_from(["1", "2"]))
+            n = draw(_sampled(["1", "2"]))
             header += [f"#SBATCH --gres=gpu:{n}", f"#SBATCH --gpus-per-node={n}"]
         elif kind == "misspelt":
-            header.insert(draw(st.integers(0, len(header))), "#SBATCH " + draw(st.sampled_from(_MISSPELT)))
+            header.insert(draw(st.integers(0, len(header))), "#SBATCH " + draw(_sampled(_MISSPELT)))
         elif kind == "tasks-per-node" and not _has(header + late, "tasks-per-node", "-n ", "--ntasks", "-N ", "--nodes"):
             header.append("#SBATCH --tasks-per-node=1")
         elif kind == "hash" and not _has(header + late, "-J", "--job-name"):
-            header.append("#SBATCH " + draw(st.sampled_from(["-J run#1 --time=5", "--job-name=a#b -t 5"])))
+            header.append("#SBATCH " + draw(_sampled(["-J run#1 --time=5", "--job-name=a#b -t 5"])))
         elif kind == "geometry" and not _has(header + late, "--gres", "--gpus", "-n", "--ntasks", "-N", "--nodes"):
             header += ["#SBATCH -N 1 --gpus-per-node=2"]
-            body = [draw(st.sampled_from(["srun -n 8 python train.py", "srun --ntasks-per-node=4 python x.py",
+            body = [draw(_sampled(["srun -n 8 python train.py", "srun --ntasks-per-node=4 python x.py",
                                           "srun torchrun --nproc_per_node=2 train.py"]))]
         elif kind in ("crlf", "no-shebang", "indented-shebang"):
             pass  # applied when rendering
@@ -728,11 +750,11 @@ def fixable_cases(draw: st.DrawFn, valid: bool = False, kinds: tuple[str, ...] =
     lines = ([] if "no-shebang" in applied else [shebang]) + header + body
     text = "".join(line + "\n" for line in lines)
     if "indented-shebang" in applied:
-        text = draw(st.sampled_from([" ", "\t", "  ", "\n", "\n\n", " \n", "\ufeff"])) + text
+        text = draw(_sampled([" ", "\t", "  ", "\n", "\n\n", " \n", "\ufeff"])) + text
     if "crlf" in applied:
         breaks = [i for i, c in enumerate(text) if c == "\n"]
         every = draw(st.booleans())
-        picked = set(breaks) if every else set(draw(st.lists(st.sampled_from(breaks), min_size=1, unique=True)))
+        picked = set(breaks) if every else set(draw(st.lists(_sampled(breaks), min_size=1, unique=True)))
         text = "".join("\r\n" if i in picked else c for i, c in enumerate(text))
     return text, tuple(applied)
 
@@ -763,8 +785,8 @@ RAW_CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-
                           "\u2028\u2029\ud800-\udfff]")
 report_paths = st.lists(
     st.one_of(
-        st.sampled_from(["jobs", "a b", "x,y", "c:d", "50%", "é", "🚀", "#tag", "q?", "..", "-"]),
-        st.sampled_from(HOSTILE_NAME_PARTS),
+        _sampled(["jobs", "a b", "x,y", "c:d", "50%", "é", "🚀", "#tag", "q?", "..", "-"]),
+        _sampled(HOSTILE_NAME_PARTS),
         st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=8).filter(
             lambda part: "/" not in part),
     ),
@@ -784,7 +806,7 @@ _HOSTILE = ("'", '"', "$(touch CANARY)", "`touch CANARY`", "$((1+1))", "${X}", "
 
 def hostile_text(newlines: bool = True, min_size: int = 0) -> st.SearchStrategy[str]:
     pieces = _HOSTILE + (("\n", "\r\n"),)[0] if newlines else _HOSTILE
-    return st.lists(st.one_of(st.sampled_from(pieces), st.text(st.characters(
+    return st.lists(st.one_of(_sampled(pieces), st.text(st.characters(
         blacklist_categories=("Cs", "Cc", "Zl", "Zp")), max_size=4)), min_size=min_size, max_size=8).map("".join) \
         .filter(lambda s: len(s) >= min_size)
 
@@ -797,27 +819,27 @@ _RAW_OPTIONS = ("--exclude=node[1-2]", "--comment=nightly run", "--reservation=m
 
 @st.composite
 def job_spec_data(draw: st.DrawFn) -> dict:
-    kind = draw(st.sampled_from(("torchrun", "srun", "horovod", "lightning", "accelerate",
+    kind = draw(_sampled(("torchrun", "srun", "horovod", "lightning", "accelerate",
                                  "deepspeed", "mpi", "plain")))
     data: dict = {"job": {}, "resources": {}, "launch": {"kind": kind}}
     job, res, launch = data["job"], data["resources"], data["launch"]
     # sbatch takes header values literally, so `$(...)`/backticks there are refused by the loader.
     job["name"] = draw(hostile_text(newlines=False, min_size=1).filter(
         lambda s: s.strip() == s and s and not shell_syntax(s)))
-    job["partition"] = draw(st.sampled_from(("gpu", "a100", "debug")))
-    job["time"] = draw(st.sampled_from(("30", 90, "1:00:00", "1-00:00:00", "45:00")))
+    job["partition"] = draw(_sampled(("gpu", "a100", "debug")))
+    job["time"] = draw(_sampled(("30", 90, "1:00:00", "1-00:00:00", "45:00")))
     job["output"] = "slurm-%j.out"
     if draw(st.booleans()):
-        job["mail_type"] = draw(st.sampled_from(("END,FAIL", ["BEGIN", "END"], "ALL")))
+        job["mail_type"] = draw(_sampled(("END,FAIL", ["BEGIN", "END"], "ALL")))
         job["mail_user"] = "me@example.org"
     if draw(st.booleans()):
         job["account"] = draw(_IDENT)
     if draw(st.booleans()):
         job["requeue"] = draw(st.booleans())
     if draw(st.booleans()):
-        job["signal"] = draw(st.sampled_from(("B:USR1@300", "USR2@60")))
+        job["signal"] = draw(_sampled(("B:USR1@300", "USR2@60")))
     res["nodes"] = draw(st.integers(1, 4))
-    gpn = draw(st.sampled_from((None, 1, 2, 4, 8)))
+    gpn = draw(_sampled((None, 1, 2, 4, 8)))
     if kind in ("torchrun", "accelerate"):
         res["ntasks_per_node"] = 1
         if gpn is None:
@@ -831,20 +853,20 @@ def job_spec_data(draw: st.DrawFn) -> dict:
     if gpn is not None:
         res["gpus_per_node"] = gpn
         if draw(st.booleans()):
-            res["gpu_type"] = draw(st.sampled_from(("a100", "v100")))
+            res["gpu_type"] = draw(_sampled(("a100", "v100")))
     if draw(st.booleans()):
         res["cpus_per_task"] = draw(st.integers(1, 8))
     if draw(st.booleans()):
-        res["mem"] = draw(st.sampled_from(("16G", 32000, "64G")))
+        res["mem"] = draw(_sampled(("16G", 32000, "64G")))
     if draw(st.booleans()):
-        res["constraint"] = draw(st.sampled_from((["ib"], ["a100", "ib"], "[rack1|rack2]", "ib&rome")))
+        res["constraint"] = draw(_sampled((["ib"], ["a100", "ib"], "[rack1|rack2]", "ib&rome")))
     if draw(st.booleans()):
         res["exclusive"] = True
     launch["program"] = draw(st.one_of(st.just("train.py"), hostile_text(min_size=1).map(lambda s: s + ".py"),
                                        hostile_text(min_size=1)))
     launch["args"] = draw(st.lists(hostile_text(), max_size=4))
     if draw(st.booleans()):
-        launch["python"] = draw(st.sampled_from(("python3", "/opt/venv/bin/python")))
+        launch["python"] = draw(_sampled(("python3", "/opt/venv/bin/python")))
     if kind in ("mpi", "horovod") and draw(st.booleans()):
         launch["launcher"] = "mpirun" if kind == "mpi" else "horovodrun"
         res.setdefault("ntasks_per_node", gpn or 2)  # -np "$SLURM_NTASKS" needs a task count
@@ -853,7 +875,7 @@ def job_spec_data(draw: st.DrawFn) -> dict:
     if draw(st.booleans()) and launch.get("launcher") is None:
         container = {"image": draw(hostile_text(min_size=1))}
         if draw(st.booleans()):
-            container["runtime"] = draw(st.sampled_from(("pyxis", "apptainer")))
+            container["runtime"] = draw(_sampled(("pyxis", "apptainer")))
         if draw(st.booleans()):
             container["mounts"] = draw(st.lists(hostile_text(min_size=1), min_size=1, max_size=2))
         launch["container"] = container
@@ -871,7 +893,7 @@ def job_spec_data(draw: st.DrawFn) -> dict:
     if draw(st.booleans()):
         data["chain"] = {"count": draw(st.integers(1, 5))}
     if draw(st.booleans()):
-        data["sbatch"] = {"options": draw(st.lists(st.sampled_from(_RAW_OPTIONS), max_size=3, unique=True)),
+        data["sbatch"] = {"options": draw(st.lists(_sampled(_RAW_OPTIONS), max_size=3, unique=True)),
                           "lines": ["# " + draw(hostile_text(newlines=False))]}
     return data
 
@@ -880,7 +902,7 @@ def job_spec_data(draw: st.DrawFn) -> dict:
 @st.composite
 def node_names(draw: st.DrawFn) -> list[str]:
     """Node names as sites spell them: a prefix, an optional zero-padded or plain number, an optional suffix."""
-    prefixes = st.sampled_from(["a", "a100-", "cpu", "gpu-n", "r1n", "node", "x-1-", "login"])
+    prefixes = _sampled(["a", "a100-", "cpu", "gpu-n", "r1n", "node", "x-1-", "login"])
     names = []
     for _ in range(draw(st.integers(0, 30))):
         prefix = draw(prefixes)
@@ -888,8 +910,8 @@ def node_names(draw: st.DrawFn) -> list[str]:
             names.append(prefix.rstrip("-") or "n")  # no number at all
             continue
         number = draw(st.integers(0, 1200))
-        width = draw(st.sampled_from([0, 0, 2, 3, 4]))
-        suffix = draw(st.sampled_from(["", "", "", "-ib", "b"]))
+        width = draw(_sampled([0, 0, 2, 3, 4]))
+        suffix = draw(_sampled(["", "", "", "-ib", "b"]))
         names.append(f"{prefix}{str(number).zfill(width)}{suffix}")
     return names
 
@@ -926,12 +948,12 @@ def _clock(minutes: int) -> str:
 
 # Hypothesis draws floats and integers near their bounds far more often than uniformly;
 # an index into a range is close enough to uniform for the odds below.
-_PERCENT = st.sampled_from(range(100))
+_PERCENT = _sampled(range(100))
 
 
 def _pick(draw: st.DrawFn, usual: tuple, edgy: tuple, edgy_odds: float = 0.4):
     """A usual value, or one past a limit with probability `edgy_odds`."""
-    return draw(st.sampled_from(edgy if draw(_PERCENT) < edgy_odds * 100 else usual))
+    return draw(_sampled(edgy if draw(_PERCENT) < edgy_odds * 100 else usual))
 
 
 @st.composite
@@ -939,21 +961,21 @@ def _cluster_gpu_lines(draw: st.DrawFn, facts: ClusterFacts) -> list[str]:
     typed = _pick(draw, (None, *facts.gpu_types), ("h100",), 0.1)
     count = _pick(draw, (1, 1, 2, 4), (5, 8, 9, 16, 17))
     item = f"{typed}:{count}" if typed else str(count)
-    option = draw(st.sampled_from(("gres", "gpus-per-node", "gpus", "gpus-per-task")))
+    option = draw(_sampled(("gres", "gpus-per-node", "gpus", "gpus-per-task")))
     return [f"--gres=gpu:{item}" if option == "gres" else f"--{option}={item}"]
 
 
 @st.composite
 def _cluster_constraint(draw: st.DrawFn, facts: ClusterFacts) -> str:
     a, b, c = (_pick(draw, facts.features, ("nosuch",), 0.05) for _ in range(3))
-    return draw(st.sampled_from((a, a, f"{a}&{b}", f"{a}|{b}", f"[{a}|{b}]", f"({a}|{b})&{c}", f"{a}*2", f"{a}*3")))
+    return draw(_sampled((a, a, f"{a}&{b}", f"{a}|{b}", f"[{a}|{b}]", f"({a}|{b})&{c}", f"{a}*2", f"{a}*3")))
 
 
 @st.composite
 def _cluster_nodes(draw: st.DrawFn, facts: ClusterFacts, partition: str | None) -> str:
     pool = facts.members.get(partition or "", ()) or facts.nodes
     pool = _pick(draw, (pool,), ((*facts.nodes, "nonode"),), 0.2)
-    picks = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=3, unique=True))
+    picks = draw(st.lists(_sampled(pool), min_size=1, max_size=3, unique=True))
     return ",".join(picks)
 
 
@@ -969,14 +991,14 @@ def cluster_request_scripts(draw: st.DrawFn, facts: ClusterFacts) -> str:
     if maybe(0.9):
         # Mostly partitions that are up: a DOWN one makes the controller skip most checks.
         pool = _pick(draw, (facts.up,), ((*facts.partitions, "nosuch"),), 0.25)
-        names = draw(st.lists(st.sampled_from(pool), min_size=1, max_size=draw(st.sampled_from((1, 1, 1, 2))),
+        names = draw(st.lists(_sampled(pool), min_size=1, max_size=draw(_sampled((1, 1, 1, 2))),
                               unique=True))
         lines.append(f"--partition={','.join(names)}")
     if maybe(0.7):
         lines.append("--time=" + _pick(draw, tuple(map(_clock, facts.short)),
                                        (*map(_clock, facts.minutes), "UNLIMITED"), 0.5))
     if maybe(0.12):
-        lines.append("--time-min=" + _clock(draw(st.sampled_from(facts.minutes))))
+        lines.append("--time-min=" + _clock(draw(_sampled(facts.minutes))))
     if maybe(0.35):
         lines.append("--nodes=" + _pick(draw, ("1", "1", "2", "1-2"), ("3", "4", "5", "7", "13", "2-3", "1-3")))
     if maybe(0.3):
@@ -991,7 +1013,7 @@ def cluster_request_scripts(draw: st.DrawFn, facts: ClusterFacts) -> str:
     elif gpus and maybe(0.3):
         lines.append(f"--cpus-per-gpu={_pick(draw, (1, 4, 8), (9, 16, 32, 33, 64, 65))}")
     if maybe(0.35):
-        memory = draw(st.sampled_from(("mem", "mem-per-cpu") + (("mem-per-gpu",) if gpus else ())))
+        memory = draw(_sampled(("mem", "mem-per-cpu") + (("mem-per-gpu",) if gpus else ())))
         usual, edgy = {
             "mem": (("0", "1000", "4G", "64G"), ("96001", "100000", "150G", "192000", "256000", "256001", "300G")),
             "mem-per-cpu": (("500", "1000", "2000"), ("3000", "4000", "8000", "64001", "128001")),
@@ -999,11 +1021,11 @@ def cluster_request_scripts(draw: st.DrawFn, facts: ClusterFacts) -> str:
         }[memory]
         lines.append(f"--{memory}={_pick(draw, usual, edgy)}")
     if facts.gres and maybe(0.06):
-        lines.append(f"--gres={_pick(draw, facts.gres, ('foo',), 0.2)}:{draw(st.sampled_from((1, 2, 3)))}")
+        lines.append(f"--gres={_pick(draw, facts.gres, ('foo',), 0.2)}:{draw(_sampled((1, 2, 3)))}")
     if maybe(0.2):
         lines.append("--constraint=" + draw(_cluster_constraint(facts)))
     if maybe(0.12):
-        lines.append(draw(st.sampled_from((
+        lines.append(draw(_sampled((
             "--hint=nomultithread", "--threads-per-core=1", "--threads-per-core=2", "--sockets-per-node=1",
             "--sockets-per-node=3", "--cores-per-socket=16", "--cores-per-socket=25", "--cores-per-socket=33",
             "--extra-node-info=2:16:2", "--extra-node-info=2:24:1", "--mincpus=64", "--mincpus=65"))))
@@ -1016,7 +1038,7 @@ def cluster_request_scripts(draw: st.DrawFn, facts: ClusterFacts) -> str:
         lines.append("--array=" + _pick(draw, ("0-3%2", "1-10", f"{m - 1}", f"1-10:{m - 1}"),
                                         (f"0-{m}", f"{m}", f"1-10:{m}", f"0-{m}:2")))
     if maybe(0.06):
-        lines.append("--signal=" + draw(st.sampled_from(("R:USR1@60", "B:USR1@60", "RB:USR1@60", "USR1@60"))))
+        lines.append("--signal=" + draw(_sampled(("R:USR1@60", "B:USR1@60", "RB:USR1@60", "USR1@60"))))
     order = draw(st.permutations(lines))
     return "#!/bin/bash\n" + "".join(f"#SBATCH {line}\n" for line in order) + "true\n"
 
@@ -1059,11 +1081,11 @@ def _invoked_words(draw: st.DrawFn, name: str, for_script: bool) -> list[str]:
     short, values, _, _ = INVOKED_OPTIONS[name]
     if values is None:
         return [f"-{short}" if short and draw(st.booleans()) else f"--{name}"]
-    value = draw(st.sampled_from(values))
+    value = draw(_sampled(values))
     forms = ["eq", "sep"] + (["short", "glued"] if short else [])
     prefixes = [p for p in _ABBREVIATIONS if name.startswith(p) and p != name]
-    spelled = draw(st.sampled_from([name, name, *prefixes]))
-    form = draw(st.sampled_from(forms))
+    spelled = draw(_sampled([name, name, *prefixes]))
+    form = draw(_sampled(forms))
     if for_script and (" " in value or value == ""):
         value = f'"{value}"'  # an #SBATCH line needs the quotes a shell would have removed
     if form == "eq":
@@ -1079,26 +1101,26 @@ def _invoked_words(draw: st.DrawFn, name: str, for_script: bool) -> list[str]:
 def sbatch_invocations(draw: st.DrawFn) -> tuple[str, list[str], dict[str, str]]:
     """(script, sbatch arguments before the script, SBATCH_* environment) mixing the same options in all three."""
     names = sorted(INVOKED_OPTIONS)
-    header = [" ".join(_invoked_words(draw, name, True)) for name in draw(st.lists(st.sampled_from(names), max_size=4))]
+    header = [" ".join(_invoked_words(draw, name, True)) for name in draw(st.lists(_sampled(names), max_size=4))]
     hetjob = draw(st.integers(0, 9)) == 0
     if hetjob:
-        header += ["hetjob", draw(st.sampled_from(_HET_SECOND))]
+        header += ["hetjob", draw(_sampled(_HET_SECOND))]
     script = "#!/bin/bash\n" + "".join(f"#SBATCH {line}\n" for line in header) + "true\n"
     argv: list[str] = []
     for _ in range(draw(st.integers(0, 4))):
         if draw(st.integers(0, 11)) == 0:
-            argv.append(draw(st.sampled_from(_INVOKED_NOISE)))
+            argv.append(draw(_sampled(_INVOKED_NOISE)))
         else:
-            argv.extend(_invoked_words(draw, draw(st.sampled_from(names)), False))
+            argv.extend(_invoked_words(draw, draw(_sampled(names)), False))
     if hetjob and draw(st.booleans()):
-        argv += [":", *_invoked_words(draw, draw(st.sampled_from(names)), False)]
+        argv += [":", *_invoked_words(draw, draw(_sampled(names)), False)]
     with_variables = [n for n in names if INVOKED_OPTIONS[n][2]]
     environ = {}
-    for name in draw(st.lists(st.sampled_from(with_variables), max_size=3, unique=True)):
+    for name in draw(st.lists(_sampled(with_variables), max_size=3, unique=True)):
         _, _, variable, values = INVOKED_OPTIONS[name]
-        environ[variable] = draw(st.sampled_from(values))
+        environ[variable] = draw(_sampled(values))
     if draw(st.integers(0, 9)) == 0:
-        environ["SLURM_HINT"] = draw(st.sampled_from(("memory_bound", "bogus")))
+        environ["SLURM_HINT"] = draw(_sampled(("memory_bound", "bogus")))
     return script, argv, environ
 
 
@@ -1112,7 +1134,7 @@ _HOSTILE_BYTES = (b"\x1b[2J", b"\x1b]0;pwned\x07", b"\x07", b"\xc2\x9b2J", b"\xe
                   b"\t", b" ", b"=", b",", b'"', b"'", b"[", b"]", b"%", b"a", b"1", b"gpu", b"\xc3\xa9")
 _HOSTILE_OPTIONS = (b"--time=", b"--job-name=", b"--output=", b"-p ", b"--gres=", b"--constraint=", b"--mem=",
                     b"--array=", b"--bogus=", b"-J", b"--dependency=", b"--mail-user=", b"--chdir=", b"--")
-hostile_fragments = st.lists(st.sampled_from(_HOSTILE_BYTES), min_size=1, max_size=6).map(b"".join)
+hostile_fragments = st.lists(_sampled(_HOSTILE_BYTES), min_size=1, max_size=6).map(b"".join)
 
 
 @st.composite
@@ -1120,28 +1142,28 @@ def hostile_scripts(draw: st.DrawFn) -> bytes:
     """A batch script whose directive values, comments and body carry hostile bytes (or arbitrary bytes)."""
     if draw(st.integers(0, 4)) == 0:
         return draw(script_bytes)
-    lines = [draw(st.sampled_from((b"#!/bin/bash", b"#!bash \x0b", b"#!/bin/sh\x1b[2J", b"")))]
+    lines = [draw(_sampled((b"#!/bin/bash", b"#!bash \x0b", b"#!/bin/sh\x1b[2J", b"")))]
     for _ in range(draw(st.integers(1, 5))):
         kind = draw(st.integers(0, 3))
         if kind < 2:
-            lines.append(b"#SBATCH " + draw(st.sampled_from(_HOSTILE_OPTIONS)) + draw(hostile_fragments))
+            lines.append(b"#SBATCH " + draw(_sampled(_HOSTILE_OPTIONS)) + draw(hostile_fragments))
         elif kind == 2:
             lines.append(b"# slurmspec: ignore[" + draw(hostile_fragments) + b"]")
         else:
             lines.append(b"srun " + draw(hostile_fragments))
-    return draw(st.sampled_from((b"\n", b"\r\n"))).join(lines) + draw(st.sampled_from((b"\n", b"")))
+    return draw(_sampled((b"\n", b"\r\n"))).join(lines) + draw(_sampled((b"\n", b"")))
 
 
 @st.composite
 def hostile_file_names(draw: st.DrawFn, suffixes: tuple[str, ...] = (".sbatch", ".sh", ".slurm")) -> bytes:
     """A file name as the file system holds it: any bytes but `/` and NUL, at most 255 of them."""
     stem = draw(hostile_fragments).replace(b"/", b"").replace(b"\0", b"")[:200]
-    return stem + draw(st.sampled_from(suffixes)).encode()
+    return stem + draw(_sampled(suffixes)).encode()
 
 
 def _deep_toml(draw: st.DrawFn) -> bytes:
-    depth = draw(st.sampled_from((40, 400, 3000)))
-    form = draw(st.sampled_from(("array", "inline", "header")))
+    depth = draw(_sampled((40, 400, 3000)))
+    form = draw(_sampled(("array", "inline", "header")))
     if form == "array":
         return b"x = " + b"[" * depth + b"]" * depth + b"\n"
     if form == "inline":
@@ -1165,9 +1187,9 @@ def hostile_configs(draw: st.DrawFn) -> bytes:
     if kind == 1:
         return draw(hostile_fragments) + b" = 1\n"
     if kind == 2:
-        key = draw(st.sampled_from((b"select", b"ignore", b"fail-on", b"slurm-version", b"cluster", b"policy",
+        key = draw(_sampled((b"select", b"ignore", b"fail-on", b"slurm-version", b"cluster", b"policy",
                                     b"output-format", b"shellcheck", b"extend-select")))
-        value = draw(st.sampled_from((b"5", b"true", b"[1, 2]", b"{a = 1}", _toml_string(draw),
+        value = draw(_sampled((b"5", b"true", b"[1, 2]", b"{a = 1}", _toml_string(draw),
                                       b"[" + _toml_string(draw) + b"]")))
         return key + b" = " + value + b"\n"
     if kind == 3:
@@ -1189,8 +1211,8 @@ def hostile_profiles(draw: st.DrawFn) -> bytes:
         return b"name = " + name + b"\n" + config + b'[[shape]]\nnodes = "n[1-2]"\ncpus = 8\nmemory = "8G"\n' \
             + b"[[partition]]\nname = " + _toml_string(draw) + b'\nnodes = "n[1-2]"\ndefault = true\n'
     if kind == 2:
-        key = draw(st.sampled_from((b"name", b"shape", b"partition", b"config", b"policy")))
-        return config + key + b" = " + draw(st.sampled_from((b"5", b"[1]", b'"x"', b"{}", name))) + b"\n"
+        key = draw(_sampled((b"name", b"shape", b"partition", b"config", b"policy")))
+        return config + key + b" = " + draw(_sampled((b"5", b"[1]", b'"x"', b"{}", name))) + b"\n"
     return config + b"[[partition]]\nname = " + name + b"\nmax-time = " + _toml_string(draw) + b"\n"
 
 
@@ -1204,7 +1226,7 @@ def hostile_specs(draw: st.DrawFn) -> bytes:
         job = b"[job]\nname = " + _toml_string(draw) + b"\ntime = " + _toml_string(draw)
         return job + b'\n[launch]\nkind = "plain"\nprogram = ' + _toml_string(draw) + b"\n"
     if kind == 2:
-        section = draw(st.sampled_from((b"job", b"resources", b"launch", b"body", b"env")))
+        section = draw(_sampled((b"job", b"resources", b"launch", b"body", b"env")))
         return b"[" + section + b"]\n" + draw(hostile_fragments) + b" = " + _toml_string(draw) + b"\n"
     return draw(hostile_fragments)
 
@@ -1216,7 +1238,7 @@ def hostile_scontrol(draw: st.DrawFn, node_text: str, node_json: str) -> bytes:
 
     kind = draw(st.integers(0, 3))
     if kind == 0:  # cut anywhere
-        text = draw(st.sampled_from((node_text, node_json)))
+        text = draw(_sampled((node_text, node_json)))
         return text[: draw(st.integers(0, len(text)))].encode()
     if kind == 1:  # a value replaced by hostile bytes
         text = node_text.encode()
@@ -1224,11 +1246,11 @@ def hostile_scontrol(draw: st.DrawFn, node_text: str, node_json: str) -> bytes:
         return text[:start] + draw(hostile_fragments) + text[start + draw(st.integers(0, 20)):]
     document = json.loads(node_json)
     record = document["nodes"][0]
-    wrong = draw(st.sampled_from(([], {}, ["gpu:1"], {"set": True, "number": []}, "x\x1b[2J", 1e308, None, True,
+    wrong = draw(_sampled(([], {}, ["gpu:1"], {"set": True, "number": []}, "x\x1b[2J", 1e308, None, True,
                                   [[[[]]]], -1)))
-    record[draw(st.sampled_from(sorted(record)))] = wrong
+    record[draw(_sampled(sorted(record)))] = wrong
     if kind == 3:
-        document[draw(st.sampled_from(("errors", "meta", "nodes")))] = wrong
+        document[draw(_sampled(("errors", "meta", "nodes")))] = wrong
     return json.dumps(document).encode()
 
 
@@ -1242,9 +1264,9 @@ def heredoc_scripts(draw: st.DrawFn) -> str:
     The opener is ``<<EOF``, ``<<-EOF`` or ``<<'EOF'``; body lines include near-miss delimiters
     (indented by spaces or tabs, trailing space, longer word); the line after it is ``marker``.
     """
-    opener = draw(st.sampled_from(["<<EOF", "<<-EOF", "<<'EOF'", "<< EOF"]))
-    lines = draw(st.lists(st.sampled_from(_HEREDOC_LINES), max_size=6))
-    close = draw(st.sampled_from(["EOF", "\tEOF", "\t\tEOF", "  EOF", None]))
+    opener = draw(_sampled(["<<EOF", "<<-EOF", "<<'EOF'", "<< EOF"]))
+    lines = draw(st.lists(_sampled(_HEREDOC_LINES), max_size=6))
+    close = draw(_sampled(["EOF", "\tEOF", "\t\tEOF", "  EOF", None]))
     tail = [] if close is None else [close]
     return "\n".join([f"cat {opener}", *lines, *tail, "marker", "echo after"]) + "\n"
 
@@ -1263,18 +1285,18 @@ def sacct_rows(draw: st.DrawFn) -> list[str]:
     ids = draw(st.lists(st.integers(1, 10_000), min_size=1, max_size=40, unique=True))
     rows = []
     for job in ids:
-        state = draw(st.sampled_from(_AUDIT_STATES))
-        elapsed = 0 if state == "PENDING" else draw(st.sampled_from((0, 1, 59, 3600, 86_399)))
-        gpus = draw(st.sampled_from((0, 0, 1, 2, 8)))
+        state = draw(_sampled(_AUDIT_STATES))
+        elapsed = 0 if state == "PENDING" else draw(_sampled((0, 1, 59, 3600, 86_399)))
+        gpus = draw(_sampled((0, 0, 1, 2, 8)))
         tres = (f"billing=1,cpu={draw(st.integers(1, 64))}" + (f",gres/gpu={gpus}" if gpus else "")
                 + ",mem=1024M,node=1")
         day = draw(st.integers(1, 28))
         started = state != "PENDING" and draw(st.booleans())
         start = f"2026-02-{day:02d}T10:00:00" if started else "Unknown"
-        command = draw(st.sampled_from(("sbatch job.sh", "sbatch -o logs/%j.out job.sh", "salloc -n1")))
-        user, account = draw(st.sampled_from(("ann", "bob", "cy"))), draw(st.sampled_from(("phys", "bio")))
+        command = draw(_sampled(("sbatch job.sh", "sbatch -o logs/%j.out job.sh", "salloc -n1")))
+        user, account = draw(_sampled(("ann", "bob", "cy"))), draw(_sampled(("phys", "bio")))
         rows.append(SEP.join((str(job), str(job), user, account,
-                              draw(st.sampled_from(("cpu", "gpu"))), state, "0:0", str(elapsed), tres, "1",
+                              draw(_sampled(("cpu", "gpu"))), state, "0:0", str(elapsed), tres, "1",
                               f"2026-02-{day:02d}T09:00:00", start, f"2026-02-{day:02d}T11:00:00", "/home/u",
                               command)))
     return rows
@@ -1291,14 +1313,14 @@ def template_scripts(draw: st.DrawFn) -> tuple[str, int]:
     on); sometimes the directives also sit between `{% if %}` / `{% endif %}` lines."""
     from slurmspec.model.options import all_options
 
-    option = draw(st.sampled_from([o for o in all_options() if o.kind is not None and o.until is None
+    option = draw(_sampled([o for o in all_options() if o.kind is not None and o.until is None
                                    and o.since <= (22, 5) and not o.early_pass]))
-    placeholder = draw(st.sampled_from(TEMPLATE_PLACEHOLDERS))
+    placeholder = draw(_sampled(TEMPLATE_PLACEHOLDERS))
     before = draw(sbatch_header_lines())
     guarded = draw(st.booleans())
     lines = ["#!/bin/bash", *before, *(["{% if guard %}"] if guarded else []),
              f"#SBATCH --{option.long}={placeholder}", *(["{% endif %}"] if guarded else [])]
-    return "\n".join(lines) + "\n" + draw(st.sampled_from(_BODIES)), lines.index(f"#SBATCH --{option.long}={placeholder}") + 1
+    return "\n".join(lines) + "\n" + draw(_sampled(_BODIES)), lines.index(f"#SBATCH --{option.long}={placeholder}") + 1
 
 
 # --- rule selectors (the default selection, issue 23) ---
@@ -1308,7 +1330,7 @@ def rule_selectors(codes: list[str], names: list[str]) -> st.SearchStrategy[list
     """Lists of selectors as a user writes them: codes, prefixes, names, outcome groups, ``default``, ``ALL``."""
     prefixes = sorted({code[:n] for code in codes for n in (3, 4)})
     groups = ["default", "advice", "wrong", "fails", "pends", "refused", "ALL", "Advice", "all"]
-    return st.lists(st.sampled_from(sorted(codes) + prefixes + sorted(names) + groups), max_size=4)
+    return st.lists(_sampled(sorted(codes) + prefixes + sorted(names) + groups), max_size=4)
 
 
 # --- misspelt prefixes and swallowed options (issue 24) ---
@@ -1319,17 +1341,17 @@ _UPPER = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 @st.composite
 def one_edit_of(draw: st.DrawFn, word: str = "SBATCH") -> str:
     """``word`` with one upper-case letter swapped with its neighbour, replaced, dropped or added (never ``word``)."""
-    kind = draw(st.sampled_from(("swap", "replace", "drop", "add")))
+    kind = draw(_sampled(("swap", "replace", "drop", "add")))
     at = draw(st.integers(0, len(word) - 1))
     if kind == "swap":
         at = min(at, len(word) - 2)
         edited = word[:at] + word[at + 1] + word[at] + word[at + 2:]
     elif kind == "replace":
-        edited = word[:at] + draw(st.sampled_from(_UPPER)) + word[at + 1:]
+        edited = word[:at] + draw(_sampled(_UPPER)) + word[at + 1:]
     elif kind == "drop":
         edited = word[:at] + word[at + 1:]
     else:
-        edited = word[:at] + draw(st.sampled_from(_UPPER)) + word[at:]
+        edited = word[:at] + draw(_sampled(_UPPER)) + word[at:]
     if edited == word:
         edited = word[:-1]  # a swap of equal letters or a replacement by the same letter
     return edited
@@ -1342,5 +1364,5 @@ def upper_words(min_size: int = 5, max_size: int = 7) -> st.SearchStrategy[str]:
 
 def option_lines() -> st.SearchStrategy[str]:
     """The words of one clean `#SBATCH` line: a long option with its value."""
-    return st.sampled_from(("--time=10", "-c 4", "--partition=gpu", "--mem=8G", "-N 2", "--exclusive",
+    return _sampled(("--time=10", "-c 4", "--partition=gpu", "--mem=8G", "-N 2", "--exclusive",
                             "--job-name=train", "--ntasks-per-node=4"))
