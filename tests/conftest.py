@@ -9,6 +9,7 @@
   deselects them.
 * A terminal summary of the cases each differential test compared with real
   Slurm, per release (tests/oracle_tally.py), gathered from every xdist worker.
+* ``SLURMSPEC_TEST_CPU=FILE``: each test's CPU seconds appended to FILE (tests/cpu_profile.py).
 * pytest-xdist (``-n auto --dist loadgroup`` in pyproject.toml): the tests of
   one Slurm release share one worker (``xdist_group``), so each release's
   clusters start once per run and the two releases' differentials run side by
@@ -40,6 +41,7 @@ if "SLURMSPEC_TEST_CACHE" not in os.environ:
     atexit.register(shutil.rmtree, os.environ["XDG_CACHE_HOME"], True)
 
 from tests import oracle_tally  # noqa: E402
+from tests.cpu_profile import pytest_runtest_protocol  # noqa: E402,F401 (SLURMSPEC_TEST_CPU)
 from tests.slurm_cluster import (  # noqa: E402
     DEFAULT_LAYOUT,
     RELEASES,
