@@ -29,7 +29,7 @@ from slurmspec.lint.context import Context
 from slurmspec.rules.cluster import _features
 from slurmspec.rules.cluster._limits import node_check_reached, size_is_limit
 from slurmspec.rules.cluster._need import minimum_cpus, need_of, total_cpus
-from slurmspec.rules.cluster._shape_fit import Check, Verdict, layout_check, per_node
+from slurmspec.rules.cluster._shape_fit import Check, Verdict, layout_check, layout_cpus, per_node, usable_cpus
 from slurmspec.rules.cluster._where import Placement, runnable
 
 
@@ -111,10 +111,23 @@ def _layout_fit(ctx: Context, need, partition) -> Fit:
     shapes = [profile.shape_of(n) for n in partition.nodes if n not in excluded]
     if not shapes or any(shape is None for shape in shapes):
         return Fit(partition, Kind.UNKNOWN)
-    checks = [layout_check(need, shape) for shape in shapes]
+    asked = layout_cpus(need)  # a one-node job's sockets × cores × threads × -c (None: not so counted)
+
+    def check(shape) -> Check:
+        found = layout_check(need, shape)
+        if found.fits and asked is not None and asked > usable_cpus(need, shape, partition):
+            return Check(Verdict.NO, "cpus", f"{asked} CPUs", _layout_option(need))
+        return found
+
+    checks = [check(shape) for shape in shapes]
     if any(check.fits for check in checks):
         return Fit(partition, Kind.UNKNOWN)
     return Fit(partition, Kind.NO, checks[0])
+
+
+def _layout_option(need) -> str:
+    return "extra-node-info" if "extra-node-info" in need.settings else (
+        "cores-per-socket" if need.cores else "sockets-per-node" if need.sockets else "threads-per-core")
 
 
 def _unknown_names(ctx: Context, need) -> bool:

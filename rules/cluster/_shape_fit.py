@@ -75,6 +75,22 @@ def _asked_by(need, option: str) -> str:
     return option if option in need.settings or "extra-node-info" not in need.settings else "extra-node-info"
 
 
+def layout_cpus(need) -> int | None:
+    """The CPUs a one-node job (``-N 1``) with a layout asks on its node: sockets × cores × threads asked
+    (1 for a level not asked) × ``--cpus-per-task``. Measured with held-off submissions on 22.05.8 and
+    24.11.5: ``-p gpu -N 1 -c 5 --cores-per-socket=16`` (80 CPUs) is refused on 64-CPU nodes, ``-c 4``
+    accepted; ``-p a100 -N 1 -c 3 --cores-per-socket=16`` (48) over MaxCPUsPerNode=32 refused. Without
+    ``-N 1``, or with ``--ntasks-per-node``, ``-n`` or ``--exclusive``, the count differs (``-p a100 -c 5
+    -B 2:8`` is refused, with ``-n 1`` accepted): None there."""
+    if need.nodes_from != "nodes" or need.nodes_min != 1 or need.nodes_max != 1:
+        return None
+    if need.tasks_per_node is not None or need.ntasks is not None or need.exclusive:
+        return None
+    if need.sockets is None and need.cores is None and need.threads_min is None:
+        return None
+    return (need.sockets or 1) * (need.cores or 1) * (need.threads_min or 1) * need.cpus_per_task
+
+
 def layout_check(need, shape) -> Check:
     """Sockets, cores per socket and threads per core the job requires of a node."""
     if need.threads_min is not None and shape.threads_per_core < need.threads_min:
@@ -124,6 +140,10 @@ def per_node(need, shape, partition, config, tasks: int, extra_gpus: int = 0,
     gpus = node_gpus(need, extra_gpus)
     cpus = need.cpus_per_task * tasks
     option = "cpus-per-task" if need.cpus_per_task > 1 else "ntasks-per-node"
+    asked = layout_cpus(need)
+    if asked is not None and asked > cpus:
+        cpus, option = asked, _asked_by(need, "cores-per-socket" if need.cores else "sockets-per-node"
+                                        if need.sockets else "threads-per-core")
     if need.cpus_per_gpu is not None and gpus:
         if need.cpus_per_gpu * gpus > cpus:
             cpus, option = need.cpus_per_gpu * gpus, "cpus-per-gpu"

@@ -36,6 +36,12 @@ CASES = (
     ("gpu", "--cores-per-socket=33", "-N 2", True),
     ("cpu", "--cores-per-socket=33", "-N 2", True),
     ("cpu", "--threads-per-core=3", "", True),
+    # one node (-N 1): sockets × cores × threads asked × -c CPUs must fit a node with the layout
+    ("gpu", "--cores-per-socket=16", "-N 1 -c 5", True),
+    ("a100", "--cores-per-socket=16", "-N 1 -c 3", True),
+    ("gpu", "-B 2:8", "-N 1 -c 5", True),
+    ("gpu", "--cores-per-socket=16", "-N 1 -c 4", False),
+    ("a100", "-B 2:8", "-n 1 -c 5", False),
     # some node has the layout: not judged (silent), whatever the controller answers
     ("cpu", "--threads-per-core=2", "", False),
     ("cpu", "-B 2:16:2", "-N 2", False),
@@ -46,9 +52,16 @@ CASES = (
 
 
 def _script(partition: str, layout: str, nodes: str) -> str:
-    lines = [f"#SBATCH -p {partition}", f"#SBATCH {layout}", *([f"#SBATCH {nodes}"] if nodes else []),
+    lines = [f"#SBATCH -p {partition}", f"#SBATCH {layout}", *(f"#SBATCH {option}" for option in _split(nodes)),
              "#SBATCH -t 10"]
     return "#!/bin/bash\n" + "\n".join(lines) + "\nhostname\n"
+
+
+def _split(options: str) -> list[str]:
+    """"-N 1 -c 5" -> ["-N 1", "-c 5"]: one option a line."""
+    words = options.split()
+    return [" ".join(words[i:i + 2]) if i + 1 < len(words) and not words[i + 1].startswith("-") else words[i]
+            for i in range(len(words)) if words[i].startswith("-")]
 
 
 @pytest.mark.parametrize("layout", [SHAPES_ALL, SHAPES_NO], ids=lambda layout: layout.name)
