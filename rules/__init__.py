@@ -88,6 +88,7 @@ FAMILIES = {
         "srun_cpus_per_task",
         "slurm_ntasks_unset",
         "few_cpus_per_gpu",
+        "workers_without_cpus",
         "missing_time_limit",
         "requeue_without_signal",
         "background_launcher",

@@ -53,7 +53,7 @@ DEFAULT = frozenset({
     "SB253", "SB254",
     # launch: judged real on the corpus, or no finding there and not advice
     "SB301", "SB302", "SB303", "SB304", "SB305", "SB306", "SB311", "SB312", "SB313", "SB314",
-    "SB320", "SB322",
+    "SB320", "SB322", "SB343",
     # cluster: refused, never starting or run other than written on the profile's cluster
     # (SB415 is out: one finding judged wrong, on a #PBS script)
     "SB401", "SB402", "SB403", "SB404", "SB405", "SB406", "SB407", "SB408", "SB409", "SB410",

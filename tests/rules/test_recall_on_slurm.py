@@ -11,7 +11,7 @@ Each test pairs what real Slurm does with what slurmspec says about the same scr
   a trap runs only once a foreground step has ended, and at once while the shell `wait`s;
 * a launcher started with `&` and never waited for is killed when the script ends, and the
   job is COMPLETED (SB322);
-* a job that sets no CPU count has one CPU per task, which torchrun's workers share (SB340);
+* a job that sets no CPU count has one CPU per task, which torchrun's workers share (SB343);
 * `$RUN` holding `srun ...` runs srun when bare, and nothing when quoted (SB320);
 * `sbatch python3 train.py` opens the interpreter found on PATH and refuses it (SB254);
 * the tasks of an array run one script, told apart only by `SLURM_ARRAY_TASK_ID` (SB252);
@@ -165,7 +165,7 @@ def test_a_launcher_in_the_background_dies_when_the_script_ends(slurm_cluster_fo
 
 @pytest.mark.parametrize("release", RELEASES)
 def test_a_job_without_a_cpu_count_has_one_cpu_per_task(slurm_cluster_for, release, tmp_path: Path):
-    # SB340's workers case: torchrun's 4 workers in such a task share that one CPU.
+    # SB343: torchrun's 4 workers in such a task share that one CPU.
     cluster = slurm_cluster_for(release, RECALL_LAYOUT)
     tmp_path.chmod(0o755)
     script = ("#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --time=1\n#SBATCH --output=cpus.out\n"
@@ -175,7 +175,7 @@ def test_a_job_without_a_cpu_count_has_one_cpu_per_task(slurm_cluster_for, relea
     assert info["JobState"] == "COMPLETED" and info["NumCPUs"] == "1", info
     assert (tmp_path / "cpus.out").read_text().split() == ["batch", "1", "step", "1"]
     worker_script = script.replace("srun bash -c 'echo step $SLURM_CPUS_ON_NODE'", "srun torchrun --nproc_per_node=4 train.py")
-    assert _codes(worker_script, cluster.version).get("SB340") == [6]
+    assert _codes(worker_script, cluster.version).get("SB343") == [6]
 
 
 @pytest.mark.parametrize("release", RELEASES)
