@@ -1352,8 +1352,10 @@ def one_edit_of(draw: st.DrawFn, word: str = "SBATCH") -> str:
         edited = word[:at] + word[at + 1:]
     else:
         edited = word[:at] + draw(_sampled(_UPPER)) + word[at:]
-    if edited == word:
-        edited = word[:-1]  # a swap of equal letters or a replacement by the same letter
+    if edited.startswith(word):
+        # the same word (a swap of equal letters, a replacement by the same letter), or the word
+        # and one more letter (`SBATCHH`): sbatch reads that as `#SBATCH` and a stray word `H`
+        edited = word[:-1]
     return edited
 
 
