@@ -9,11 +9,18 @@ without the swallowed option, and SB251 reports it.
 
 The fix removes the option that has no value: it can set nothing that was
 meant (the value it would take is another option), and without it sbatch reads
-the next line as written. Safe: the user wrote no value to keep.
+the next line as written. Safe: the user wrote no value to keep. It is offered
+only when the next line, once read, brings no refusal (`#SBATCH -J` then
+`#SBATCH --foo`: sbatch accepts a job named `--foo`, and refuses the unknown
+`--foo` once `-J` is gone), tried as SB201 tries its moves: the text is read again and sbatch's own
+refusing rules run on it; a rule that refuses more often than before is the fix's.
 """
 
 from __future__ import annotations
 
+from collections import Counter
+
+from slurmspec.fix.apply import apply_edits
 from slurmspec.fix.build import delete_line, make_fix, replace
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Fixability, Outcome, Severity
@@ -80,7 +87,7 @@ def report_swallow(ctx: Context, code: str, swallow: Swallow) -> None:
         code, ctx.script.span(_option_start(ctx.script, directive), directive.name_span.end),
         f"`{directive.spelling}` has no value on its line, so sbatch takes line {taken_line}'s"
         f" `{swallow.taken}` as its value{effect}. Give `{directive.spelling}` a value, or remove it",
-        fix=drop_valueless_option(ctx.script, swallow),
+        fix=_safe(ctx, drop_valueless_option(ctx.script, swallow)),
     )
 
 
@@ -108,3 +115,36 @@ def _option_start(script: Script, directive) -> int:
     if not directive.spelling.startswith("--") and script.source[start - 1:start] == "-":
         start -= 1
     return start
+
+
+def _safe(ctx: Context, fix: Fix | None) -> Fix | None:
+    """``fix`` unless the next line, read as written once the option is gone, brings a refusal.
+
+    Each try reads the script again, so only the first ``_TRIED`` options of a script are tried
+    (the rest get no fix: linear work whatever the script), and none inside another try.
+    """
+    if fix is None or ctx.trying:
+        return None
+    tried = ctx.shared(_tries)
+    tried.append(fix)
+    if len(tried) > _TRIED:
+        return None
+    from slurmspec.parser.script import parse_script
+
+    script = ctx.script
+    before = ctx.shared(_refusing_codes)
+    after = Counter(d.code for d in ctx.refusals_in(
+        parse_script(apply_edits(script.source, fix.edits), script.path, script.version)))
+    return None if any(count > before[code] for code, count in after.items()) else fix
+
+
+_TRIED = 8
+
+
+def _tries(ctx: Context) -> list:
+    return []
+
+
+def _refusing_codes(ctx: Context) -> Counter:
+    """How often each client-side refusing rule fires on the script as it is."""
+    return Counter(d.code for d in ctx.refusals_in(ctx.script))

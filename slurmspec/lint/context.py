@@ -86,6 +86,9 @@ class Context:
         self._rules = rules_by_code
         self._shared: dict[Callable, Any] = {}
         self.found: list[Diagnostic] = []
+        # True in the context `refusals_in` makes to try another text: only its findings count, so
+        # a rule builds no fix there (a fix tried by reading the text again would recurse).
+        self.trying = False
 
     def refusals_in(self, script: "Script") -> list[Diagnostic]:
         """What the client-side refusing rules (parse, reject) find in ``script``, another text of this
@@ -93,6 +96,7 @@ class Context:
         from slurmspec.lint.rule import REFUSING_FAMILIES
 
         other = Context(script, self._rules, self.fs, self.cluster, self.policy)
+        other.trying = True
         for rule in self._rules.values():
             if rule.family in REFUSING_FAMILIES:
                 try:
