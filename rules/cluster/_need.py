@@ -214,6 +214,12 @@ def need_of(request, version) -> Need:
         nodes_min = nodes_max = ntasks
     elif ntasks is not None and nodes_max is not None and ntasks < nodes_max:
         nodes_max = ntasks  # and a maximum above the task count: 24.11.5 accepts `-N 2-3 -n 2` with MaxNodes=2
+    gpus_total = _one_gpu_ask(request.get("gpus"), unsure)
+    if gpus_total is not None and nodes_min is not None and nodes_max is not None \
+            and nodes_min <= gpus_total.count < nodes_max:
+        # a node range's maximum is lowered to the job's GPU count: 22.05.8 and 24.11.5 accept `-N 1-3
+        # --gpus=1` on a MaxNodes=2 partition (the job shows NumNodes=1-1) and refuse `-N 1-3 --gpus=4`
+        nodes_max = gpus_total.count
     tasks_per_node = _int(request.get("ntasks-per-node")) or None
     if ntasks and tasks_per_node and tasks_per_node > ntasks:
         unsure.append("`--ntasks-per-node` above `--ntasks`")  # 22.05.8 refuses some such jobs that fit
@@ -254,7 +260,7 @@ def need_of(request, version) -> Need:
         mincpus=_int(request.get("mincpus")) or None,
         node_gres=tuple(node_gres),
         gpus_per_task=_one_gpu_ask(request.get("gpus-per-task"), unsure),
-        gpus_total=_one_gpu_ask(request.get("gpus"), unsure),
+        gpus_total=gpus_total,
         mem=_megabytes(request.get("mem")),
         mem_per_cpu=_megabytes(request.get("mem-per-cpu")),
         mem_per_gpu=_megabytes(request.get("mem-per-gpu")),

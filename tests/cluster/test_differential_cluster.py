@@ -221,6 +221,9 @@ def test_cluster_rules_agree_with_a_submission(release: str, layout, slurm_clust
                        "--constraint=a100", "--cores-per-socket=25", "--exclude=a100-01"))
     # ... and --ntasks over --ntasks-per-node as the node count MinNodes is judged on (24.11).
     @example(script=_s("--partition=cpu,long", "--ntasks=2", "--ntasks-per-node=1"))
+    # ... and a node range whose maximum the job's GPU count lowers (MaxNodes=2: accepted, refused).
+    @example(script=_s("--partition=gpu", "--nodes=1-3", "--gpus=1", "--hint=nomultithread"))
+    @example(script=_s("--partition=gpu", "--nodes=1-3", "--gpus=4"))
     def case(script: str) -> None:
         check(script)
 
