@@ -45,6 +45,22 @@ class Outcome(_Kind):
     ADVICE = "advice"  # runs as meant; a better way exists
 
 
+class Role(_Kind):
+    """A part a rule plays for the engine, the suppressions, the editors or emit.
+
+    They find the rule by its role, so a rule's code is written in rules/ only
+    (``slurmspec.lint.engine.code_of``).
+    """
+
+    INTERNAL_ERROR = "internal-error"  # a rule raised: its findings are missing
+    FILE_TOO_LARGE = "file-too-large"  # past slurmctld's script size: nothing else is read
+    SCRIPT_TOO_LONG = "script-too-long"  # past what slurmspec analyses
+    UNUSED_SUPPRESSION = "unused-suppression"
+    UNKNOWN_SUPPRESSION = "unknown-suppression"
+    MALFORMED_SUPPRESSION = "malformed-suppression"
+    REQUIRED_OPTION = "required-option"  # a site requires an option (emit says it in the spec's words)
+
+
 class Family(_Kind):
     """A rule's family; the code's third character says which (SB0xx parse … SB9xx meta)."""
 

@@ -1,8 +1,10 @@
-"""The tree keeps its shape: small modules, no import cycle, rules in their family's folder."""
+"""The tree keeps its shape: small modules, no import cycle, rules in their family's folder, codes only there."""
 
 from __future__ import annotations
 
 import ast
+import re
+import tokenize
 from pathlib import Path
 
 from slurmspec.lint.engine import registry
@@ -93,3 +95,23 @@ def test_every_rule_lives_in_its_family_folder_and_is_declared_by_its_module():
     for code, rule in registry().items():
         module = rule.check.__module__
         assert module.startswith(f"slurmspec.rules.{rule.family.value}."), (code, module)
+
+
+_CODE_LITERAL = re.compile(r"""^[rbuRBU]*(['"])SB\d{3}\1$""")
+
+
+def _code_literals(path: Path) -> list[str]:
+    """The string literals of ``path`` that are exactly a rule code (``"SB460"``), as ``line: text``."""
+    found = []
+    with path.open("rb") as source:
+        for token in tokenize.tokenize(source.readline):
+            if token.type == tokenize.STRING and _CODE_LITERAL.match(token.string):
+                found.append(f"{path.relative_to(ROOT)}:{token.start[0]}: {token.string}")
+    return found
+
+
+def test_rule_codes_are_written_in_rules_only():
+    """Outside rules/ (and tests/), a rule is found by its role (``engine.code_of(Role.X)``), never by a
+    code spelt out: a code is declared once, where its rule is."""
+    outside = [path for name, path in MODULES.items() if not name.startswith("slurmspec.rules")]
+    assert [hit for path in outside for hit in _code_literals(path)] == []

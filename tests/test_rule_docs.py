@@ -7,10 +7,14 @@ import re
 import pytest
 
 from slurmspec.lint import lint_text
-from slurmspec.lint.engine import INTERNAL_ERROR, TOO_LARGE, TOO_LONG, lint_script, registry
-from slurmspec.kinds import Family
+from slurmspec.lint.engine import code_of, lint_script, registry
+from slurmspec.kinds import Family, Role
 from slurmspec.lint.rule import DOC_HEADINGS, doc_sections
 from slurmspec.version import parse_version
+
+INTERNAL_ERROR = code_of(Role.INTERNAL_ERROR)
+TOO_LARGE = code_of(Role.FILE_TOO_LARGE)
+TOO_LONG = code_of(Role.SCRIPT_TOO_LONG)
 
 RULES = sorted(registry().values(), key=lambda r: r.code)
 

@@ -8,13 +8,13 @@ which Slurm's own limits cannot express; the policy lists them
 
 from __future__ import annotations
 
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import Outcome, Role, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.cluster._policy import consequence, first_line, partition_of, policies, verdict
 
 
-@rule("SB460", "policy-required-option", Severity.ERROR, Outcome.REFUSED)
+@rule("SB460", "policy-required-option", Severity.ERROR, Outcome.REFUSED, role=Role.REQUIRED_OPTION)
 def policy_required_option(ctx: Context) -> None:
     """
     ## What it does

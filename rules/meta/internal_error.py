@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import Outcome, Role, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 
 
-@rule("SB900", "internal-error", Severity.ERROR, Outcome.ADVICE)
+@rule("SB900", "internal-error", Severity.ERROR, Outcome.ADVICE, role=Role.INTERNAL_ERROR)
 def internal_error(ctx: Context) -> None:
     """
     ## What it does

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import Outcome, Role, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 
 
-@rule("SB905", "script-too-long", Severity.WARNING, Outcome.ADVICE)
+@rule("SB905", "script-too-long", Severity.WARNING, Outcome.ADVICE, role=Role.SCRIPT_TOO_LONG)
 def script_too_long(ctx: Context) -> None:
     """
     ## What it does

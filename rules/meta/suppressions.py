@@ -12,12 +12,12 @@ another Slurm version.
 
 from __future__ import annotations
 
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import Outcome, Role, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 
 
-@rule("SB901", "unused-suppression", Severity.WARNING, Outcome.ADVICE)
+@rule("SB901", "unused-suppression", Severity.WARNING, Outcome.ADVICE, role=Role.UNUSED_SUPPRESSION)
 def unused_suppression(ctx: Context) -> None:
     """
         ## What it does
@@ -55,7 +55,7 @@ def unused_suppression(ctx: Context) -> None:
     # Reported by slurmspec.lint.suppress.apply once every other rule has run.
 
 
-@rule("SB902", "unknown-suppression-code", Severity.WARNING, Outcome.ADVICE)
+@rule("SB902", "unknown-suppression-code", Severity.WARNING, Outcome.ADVICE, role=Role.UNKNOWN_SUPPRESSION)
 def unknown_suppression_code(ctx: Context) -> None:
     """
         ## What it does
@@ -92,7 +92,7 @@ def unknown_suppression_code(ctx: Context) -> None:
     # Reported by slurmspec.lint.suppress.apply once every other rule has run.
 
 
-@rule("SB903", "malformed-suppression", Severity.WARNING, Outcome.ADVICE)
+@rule("SB903", "malformed-suppression", Severity.WARNING, Outcome.ADVICE, role=Role.MALFORMED_SUPPRESSION)
 def malformed_suppression(ctx: Context) -> None:
     """
         ## What it does

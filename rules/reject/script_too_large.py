@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import Outcome, Role, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 
 
-@rule("SB106", "script-too-large", Severity.ERROR, Outcome.REFUSED)
+@rule("SB106", "script-too-large", Severity.ERROR, Outcome.REFUSED, role=Role.FILE_TOO_LARGE)
 def script_too_large(ctx: Context) -> None:
     """
     ## What it does

@@ -20,15 +20,17 @@ class Verdict:
     def follow(self, results: Iterable[tuple]) -> Iterator[tuple]:
         """``(script or excerpt, findings)`` for the report, from ``(source, findings, fail_on, problem)``."""
         from slurmspec.lint.diagnostic import severity_rank
-        from slurmspec.lint.engine import INTERNAL_ERROR
+        from slurmspec.kinds import Role
+        from slurmspec.lint.engine import code_of
 
+        internal_error = code_of(Role.INTERNAL_ERROR)
         for source, found, fail_on, problem in results:
             if problem is not None:
                 self.errors.append(problem)
                 continue
             if found:
                 threshold = severity_rank(fail_on)
-                self.internal_error = self.internal_error or any(d.code == INTERNAL_ERROR for d in found)
+                self.internal_error = self.internal_error or any(d.code == internal_error for d in found)
                 self.failing = self.failing or any(severity_rank(d.severity) >= threshold for d in found)
             yield source, found
 

@@ -29,7 +29,7 @@ from typing import Iterator
 import attrs
 
 from slurmspec.frozen import frozen
-from slurmspec.kinds import Family, Severity, UntypedGpus
+from slurmspec.kinds import Family, Role, Severity, UntypedGpus
 from slurmspec.spec.model import Spec
 
 # Spec keys whose options need select/cons_tres, with what to write instead.
@@ -139,16 +139,19 @@ def required_options(spec: Spec, policies, profile) -> Iterator[tuple[tuple, str
 def cluster_refusals(script_text: str, diagnostics, spec: Spec | None = None) -> Iterator[tuple[tuple, str]]:
     """The cluster-family errors on the emitted script, each at the spec key that wrote its line.
 
-    SB460 (a required option is missing) is left out: ``required_options`` says it in the spec's words.
+    A required option that is missing (the rule of ``Role.REQUIRED_OPTION``) is left out:
+    ``required_options`` says it in the spec's words.
     """
+    from slurmspec.lint.engine import code_of
     from slurmspec.parser.script import parse_script
     from slurmspec.spec.fields import option_fields
 
     script = parse_script(script_text)
     by_line = {d.span.line: d for d in script.directives}
     fields = option_fields()
+    required = code_of(Role.REQUIRED_OPTION)
     for finding in diagnostics:
-        if finding.family is not Family.CLUSTER or finding.severity is not Severity.ERROR or finding.code == "SB460":
+        if finding.family is not Family.CLUSTER or finding.severity is not Severity.ERROR or finding.code == required:
             continue
         directive = by_line.get(finding.span.line)
         path: tuple = ("job",)

@@ -27,9 +27,9 @@ import attrs
 
 from slurmspec.gates import MAIL_TYPE_LAST_WINS
 from slurmspec.invocation.sources import PLACEHOLDER_LINES
-from slurmspec.kinds import Origin, Outcome
+from slurmspec.kinds import Origin, Outcome, Role
 from slurmspec.lint.diagnostic import Diagnostic
-from slurmspec.lint.suppress import UNUSED as UNUSED_SUPPRESSION
+from slurmspec.lint.engine import code_of
 from slurmspec.model.script import Directive, Script
 
 
@@ -47,8 +47,9 @@ def settle(script: Script, found: list[Diagnostic]) -> list[Diagnostic]:
     if layer is None:
         return found
     settled, seen = [], set()
+    unused_suppression = code_of(Role.UNUSED_SUPPRESSION)
     for diagnostic in found:
-        if diagnostic.code == UNUSED_SUPPRESSION:
+        if diagnostic.code == unused_suppression:
             continue
         origin = script.origin_of(diagnostic.span)
         diagnostic = _named_lines(diagnostic)

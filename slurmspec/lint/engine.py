@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Iterable, Mapping
 import attrs
 
 from slurmspec.collector import collector_paused
-from slurmspec.kinds import Outcome
+from slurmspec.kinds import Outcome, Role
 from slurmspec.lint.context import LOCAL, Context, FileSystem
 from slurmspec.lint.diagnostic import Diagnostic
 from slurmspec.lint.rule import Rule
@@ -27,9 +27,6 @@ if TYPE_CHECKING:  # pragma: no cover
     from slurmspec.cluster.profile import Profile
     from slurmspec.lint.shellcheck import ShellCheck
 
-INTERNAL_ERROR = "SB900"
-TOO_LARGE = "SB106"
-TOO_LONG = "SB905"
 
 
 @lru_cache(maxsize=1)
@@ -51,6 +48,15 @@ def registry() -> dict[str, Rule]:
             table[rule.code] = rule
             names.add(rule.name)
     return dict(sorted(table.items()))
+
+
+@lru_cache(maxsize=None)
+def code_of(role: Role) -> str:
+    """The code of the rule that plays ``role`` (every role has exactly one, checked here)."""
+    found = [rule.code for rule in registry().values() if rule.role is role]
+    if len(found) != 1:
+        raise RuntimeError(f"{len(found)} rules play the role {role.value!r}: {found}")
+    return found[0]
 
 
 def rules_of(module: ModuleType) -> list[Rule]:
@@ -201,14 +207,15 @@ def too_large_finding(head: Script, rules: Iterable[Rule] | None = None,
     """The one finding for a script past a limit (``beyond``; None: over slurmctld's size), of which
     only ``head`` was parsed: SB106 past 4 MiB, SB905 past what slurmspec analyses (if selected)."""
     table = registry()
-    code = TOO_LARGE if beyond is None or beyond.what == "bytes" else TOO_LONG
+    too_large = beyond is None or beyond.what == "bytes"
+    code = code_of(Role.FILE_TOO_LARGE if too_large else Role.SCRIPT_TOO_LONG)
     if rules is not None and code not in {rule.code for rule in rules}:
         return []
     from slurmspec.lint.limits import MAX_SCRIPT_BYTES
 
     first = head.lines[0].span if head.lines else head.span(0, 0)
     context = Context(head, table)
-    if code == TOO_LARGE:
+    if too_large:
         message = (f"the script is larger than {MAX_SCRIPT_BYTES // (1024 * 1024)} MiB, the most slurmctld accepts"
                    " unless the site raised `max_script_size`; the job is refused (\"Pathname of a file, directory"
                    " or other parameter too long\"). slurmspec read no further: move data the job needs into a"
@@ -232,7 +239,7 @@ def _internal_error(context: Context, exc: Exception, codes: list[str]) -> Diagn
     at = f" at {where.filename.rsplit('/rules/', 1)[-1]}:{where.lineno}" if where else ""
     names = ", ".join(codes)
     context.report(
-        INTERNAL_ERROR, context.script.span(0, 0),
+        code_of(Role.INTERNAL_ERROR), context.script.span(0, 0),
         f"rule {names} failed on this script ({type(exc).__name__}: {exc}{at}); its findings are missing."
         " This is a bug in slurmspec: please report it with the script",
     )

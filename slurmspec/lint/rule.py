@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 import attrs
 
 from slurmspec.frozen import frozen
-from slurmspec.kinds import Family, Fixability, Outcome, Severity
+from slurmspec.kinds import Family, Fixability, Outcome, Role, Severity
 
 if TYPE_CHECKING:  # pragma: no cover
     from slurmspec.lint.context import Context
@@ -49,6 +49,7 @@ class Rule:
     # imported on every run, and most runs never show a doc).
     raw_doc: str = attrs.field(repr=False, alias="doc")
     fix: Fixability = attrs.field(default=Fixability.NONE, converter=Fixability)
+    role: Role | None = None  # what the engine, suppressions or editors find this rule by
 
     def __attrs_post_init__(self) -> None:
         Family.of_code(self.code)  # KeyError: the third character names no family
@@ -77,11 +78,12 @@ class Rule:
 
 def rule(
     code: str, name: str, severity: Severity, outcome: Outcome, *, fix: Fixability = Fixability.NONE,
+    role: Role | None = None,
 ) -> Callable[[Checker], Rule]:
     """Declare the decorated function as rule ``code``; its docstring is the rule's documentation."""
 
     def declare(check: Checker) -> Rule:
-        return Rule(code, name, severity, outcome, check, check.__doc__ or "", fix)
+        return Rule(code, name, severity, outcome, check, check.__doc__ or "", fix, role)
 
     return declare
 

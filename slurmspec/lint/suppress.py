@@ -226,8 +226,13 @@ def _malformed_message(source: str, after: int, end: int) -> str:
 
 # --- applying suppressions -------------------------------------------------
 
-UNUSED, UNKNOWN, MALFORMED = "SB901", "SB902", "SB903"
-META_CODES = frozenset({UNUSED, UNKNOWN, MALFORMED})
+def meta_codes() -> tuple[str, str, str]:
+    """The codes of the rules about suppressions: (unused, unknown code, malformed)."""
+    from slurmspec.kinds import Role
+    from slurmspec.lint.engine import code_of
+
+    return (code_of(Role.UNUSED_SUPPRESSION), code_of(Role.UNKNOWN_SUPPRESSION),
+            code_of(Role.MALFORMED_SUPPRESSION))
 
 
 def resolve(text: str, table: dict) -> str | None:
@@ -315,6 +320,7 @@ def apply(script: Script, found: list, table: dict, enabled: frozenset[str], rep
         return hit
 
     kept = [d for d in found if not silenced(d)]
+    unused, unknown, malformed = meta = meta_codes()
 
     def emit(code: str, span: Span, message: str, origin: int | None) -> None:
         if code not in enabled:
@@ -324,12 +330,12 @@ def apply(script: Script, found: list, table: dict, enabled: frozenset[str], rep
             kept.append(diagnostic)
 
     for bad in result.malformed:
-        emit(MALFORMED, bad.span, bad.message, None)
+        emit(malformed, bad.span, bad.message, None)
     hints: dict[str, str] = {}
     for si, sup in enumerate(sups):
         for ii, item in enumerate(sup.items):
             if codes[si][ii] is None:
-                emit(UNKNOWN, item.span, _unknown_message(item.text, table, hints), si)
+                emit(unknown, item.span, _unknown_message(item.text, table, hints), si)
     # Unused items: first the ordinary rules, then meta codes that silenced nothing.
     bounds = _LineBounds()
     for meta_pass in (False, True):
@@ -338,9 +344,9 @@ def apply(script: Script, found: list, table: dict, enabled: frozenset[str], rep
                 code = codes[si][ii]
                 if code is None or (si, ii) in used or code not in enabled:
                     continue
-                if (code in META_CODES) != meta_pass or code == UNUSED:
+                if (code in meta) != meta_pass or code == unused:
                     continue
-                emit(UNUSED, item.span, _unused_message(item.text, code, sup, bounds), si)
+                emit(unused, item.span, _unused_message(item.text, code, sup, bounds), si)
     return kept
 
 

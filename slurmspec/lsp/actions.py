@@ -19,14 +19,14 @@ from typing import Iterable, Sequence
 from lsprotocol import types
 
 from slurmspec.fix.edit import Edit
-from slurmspec.kinds import Applicability
+from slurmspec.kinds import Applicability, Role
 from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.lint.engine import code_of
 from slurmspec.lsp.analysis import LintResult
 from slurmspec.lsp.diagnostics import to_lsp
 from slurmspec.lsp.positions import PositionMap
 
 FIX_ALL = f"{types.CodeActionKind.SourceFixAll.value}.slurmspec"
-INTERNAL_ERROR = "SB900"
 
 
 def wants(only: Sequence[str] | None, kind: str) -> bool:
@@ -93,7 +93,7 @@ class ActionBuilder:
                     and fix not in offered and wants(only, types.CodeActionKind.QuickFix.value):
                 offered.append(fix)
                 actions.append(self._fix_action(fix, lsp_diagnostic))
-            if diagnostic.code != INTERNAL_ERROR and wants(only, types.CodeActionKind.QuickFix.value):
+            if diagnostic.code != code_of(Role.INTERNAL_ERROR) and wants(only, types.CodeActionKind.QuickFix.value):
                 actions.extend(self._ignore_actions(diagnostic, lsp_diagnostic))
         return actions
 

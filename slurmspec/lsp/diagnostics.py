@@ -19,15 +19,15 @@ from typing import Iterable
 
 from lsprotocol import types
 
-from slurmspec.kinds import Severity
+from slurmspec.kinds import Role, Severity
 from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.lint.engine import code_of
 from slurmspec.lsp.positions import PositionMap
 from slurmspec.model.script import Script
 from slurmspec.printable import printable
 
 SOURCE = "slurmspec"
 SHELLCHECK_SOURCE = "shellcheck"
-UNUSED_SUPPRESSION = "SB901"
 
 _SEVERITY = {
     Severity.ERROR: types.DiagnosticSeverity.Error,
@@ -80,7 +80,7 @@ def to_lsp(diagnostic: Diagnostic, index: int, version: int | None, script: Scri
         source=SHELLCHECK_SOURCE if shellcheck else SOURCE,
         related_information=_related(diagnostic, script, positions, uri) or None,
         # An unused suppression is dead text, which editors fade out.
-        tags=[types.DiagnosticTag.Unnecessary] if diagnostic.code == UNUSED_SUPPRESSION else None,
+        tags=[types.DiagnosticTag.Unnecessary] if diagnostic.code == code_of(Role.UNUSED_SUPPRESSION) else None,
         data={"version": version, "index": index},
     )
 

@@ -28,8 +28,13 @@ from pathlib import Path
 import pytest
 
 from slurmspec.lint import lint_text
-from slurmspec.lint.engine import INTERNAL_ERROR, TOO_LARGE, TOO_LONG, registry
+from slurmspec.kinds import Role
+from slurmspec.lint.engine import code_of, registry
 from slurmspec.version import NEWEST, parse_version
+
+INTERNAL_ERROR = code_of(Role.INTERNAL_ERROR)
+TOO_LARGE = code_of(Role.FILE_TOO_LARGE)
+TOO_LONG = code_of(Role.SCRIPT_TOO_LONG)
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 CASES = sorted(FIXTURES.glob("*/*.sbatch"))
