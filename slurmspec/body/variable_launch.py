@@ -52,8 +52,8 @@ def variable_sruns(source: str, body: BodyInfo, span_of) -> tuple[VariableLaunch
     for assignment in body.exports:
         value = assignment.value
         if (counts[assignment.name] == 1 and assignment.kind in ("shell", "export") and not assignment.context
-                and not assignment.append and value and "$" not in value and "`" not in value
-                and os.path.basename(value.split()[0]) == "srun"):
+                and not assignment.append and value.split() and "$" not in value and "`" not in value
+                and os.path.basename(value.split()[0]) == "srun"):  # value.split(): `X=" "` has no word
             known[assignment.name] = assignment
     if not known:
         return ()

@@ -12,13 +12,13 @@ The schema is documented in docs/policy.md.
 
 from __future__ import annotations
 
-import difflib
 from typing import Any
 
 import attrs
 
 from slurmspec.cluster.profile import ProfileError
 from slurmspec.frozen import frozen
+from slurmspec.hints import did_you_mean
 from slurmspec.kinds import UntypedGpus
 
 # Keys of the top level and of each [policy.partition.NAME] table.
@@ -119,10 +119,7 @@ def check_policy(policy: Policy, profile) -> None:
 
 
 def _hint(word: str, known: list[str]) -> str:
-    close = difflib.get_close_matches(word, known, n=1, cutoff=0.6)
-    if close:
-        return f"; did you mean `{close[0]}`?"
-    return f" (it has {', '.join(f'`{k}`' for k in known)})" if known else ""
+    return did_you_mean(word, known, otherwise=f" (it has {', '.join(f'`{k}`' for k in known)})" if known else "")
 
 
 class _Reader:
@@ -138,8 +135,7 @@ class _Reader:
             raise self.fail(key, "must be a table")
         for name in value:
             if name not in known:
-                close = difflib.get_close_matches(str(name).replace("_", "-"), known, n=1, cutoff=0.6)
-                hint = f"; did you mean `{close[0]}`?" if close else f"; known keys: {', '.join(known)}"
+                hint = did_you_mean(str(name).replace("_", "-"), known, otherwise=f"; known keys: {', '.join(known)}")
                 raise ProfileError(f"{self.source}: unknown key `{self.prefix}{key}.{name}`{hint}")
         return value
 
@@ -210,8 +206,7 @@ class _Reader:
         name = word[2:] if word.startswith("--") else word
         found = by_long_name().get(name)
         if found is None:
-            close = difflib.get_close_matches(name, list(by_long_name()), n=1, cutoff=0.6)
-            hint = f"; did you mean `--{close[0]}`?" if close else ""
+            hint = did_you_mean(name, by_long_name(), show=lambda found: f"`--{found}`")
             raise self.fail(key, f"`{text}` is not an sbatch option{hint}")
         return found.long
 

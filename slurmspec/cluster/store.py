@@ -49,10 +49,9 @@ class _Table:
         self.table = table
         for key in table:
             if key not in keys:
-                from difflib import get_close_matches
+                from slurmspec.hints import did_you_mean
 
-                close = get_close_matches(key.replace("_", "-"), keys, n=1, cutoff=0.6)
-                hint = f"; did you mean `{close[0]}`?" if close else f"; known keys: {', '.join(keys)}"
+                hint = did_you_mean(key.replace("_", "-"), keys, otherwise=f"; known keys: {', '.join(keys)}")
                 raise ProfileError(f"{source}: unknown key `{self._name(key)}`{hint}")
 
     def _name(self, key: str) -> str:

@@ -172,10 +172,9 @@ def _build(path: str, prefix: str, table: dict[str, Any]) -> Config:
 
     for key in table:
         if key not in KEYS:
-            from difflib import get_close_matches
+            from slurmspec.hints import did_you_mean
 
-            close = get_close_matches(key.replace("_", "-"), KEYS, n=1, cutoff=0.6)
-            hint = f"; did you mean `{close[0]}`?" if close else f"; known keys: {', '.join(KEYS)}"
+            hint = did_you_mean(key.replace("_", "-"), KEYS, otherwise=f"; known keys: {', '.join(KEYS)}")
             raise ConfigError(f"{path}: unknown key `{prefix}{key}`{hint}")
 
     def selectors(key: str, value: Any) -> tuple[str, ...]:
@@ -292,10 +291,9 @@ def check_selector(selector: str, fail) -> None:
 def _severity(value: Any, fail) -> str:
     if isinstance(value, str) and value.lower() in SEVERITIES:
         return value.lower()
-    from difflib import get_close_matches
+    from slurmspec.hints import LOOSE, did_you_mean
 
-    close = get_close_matches(str(value).lower(), SEVERITIES, n=1, cutoff=0.5) if isinstance(value, str) else []
-    hint = f"; did you mean `{close[0]}`?" if close else ""
+    hint = did_you_mean(value.lower(), SEVERITIES, cutoff=LOOSE) if isinstance(value, str) else ""
     raise fail(f"`{value}` is not a severity; use one of {', '.join(SEVERITIES)}{hint}")
 
 

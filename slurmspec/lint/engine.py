@@ -248,7 +248,7 @@ def _internal_error(context: Context, exc: Exception, codes: list[str]) -> Diagn
 
 def suggest_rule(text: str) -> str | None:
     """The rule code or name closest to a mistyped ``text``, or None."""
-    from difflib import get_close_matches
+    from slurmspec.hints import closest
 
     table = registry()
     if text[:2].lower() == "sb":
@@ -256,7 +256,7 @@ def suggest_rule(text: str) -> str | None:
         probe = "SB" + text[2:].upper().translate(str.maketrans("OILS", "0115"))
         if probe in table:
             return probe
-        close = get_close_matches(probe, list(table), n=1, cutoff=0.6)
+        close = closest(probe, table)
     else:
-        close = get_close_matches(text.lower().replace("_", "-"), [r.name for r in table.values()], n=1, cutoff=0.6)
+        close = closest(text.lower().replace("_", "-"), (r.name for r in table.values()))
     return close[0] if close else None

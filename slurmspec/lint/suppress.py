@@ -217,10 +217,9 @@ def _malformed_message(source: str, after: int, end: int) -> str:
         if not after_word.startswith("["):
             return f"`{word.group('word')}` needs its codes in brackets, as in `{name}[SB201]`; nothing is suppressed"
         return f"Unclosed `[` in the suppression; close the list, as in `{name}[SB201]`; nothing is suppressed"
-    from difflib import get_close_matches
+    from slurmspec.hints import did_you_mean
 
-    close = get_close_matches(name, ["ignore", "file-ignore"], n=1, cutoff=0.6)
-    hint = f"; did you mean `{close[0]}`?" if close else ""
+    hint = did_you_mean(name, ("ignore", "file-ignore"))
     return f"Unknown suppression `{word.group('word')}`{hint} {expected}"
 
 

@@ -9,9 +9,9 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 
 
 def _did_you_mean(name: str, table: dict[str, OptionSpec]) -> list[str]:
-    import difflib
+    from slurmspec.hints import STRICT, closest
 
-    return difflib.get_close_matches(name, list(table), n=2, cutoff=0.75)
+    return closest(name, table, n=2, cutoff=STRICT)
 
 
 # Misspelt names given a "did you mean" in one script: each is compared with every option

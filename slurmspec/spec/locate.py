@@ -75,7 +75,6 @@ def did_you_mean(word: str, candidates: Iterable[str]) -> str:
     key = word.lower().replace("-", "_")
     if key in lowered:
         return f"; did you mean `{lowered[key]}`?"
-    import difflib  # only for a spec with a mistake: not on every emit
+    from slurmspec.hints import did_you_mean as nearest  # only for a spec with a mistake
 
-    close = difflib.get_close_matches(key, list(lowered), n=1, cutoff=0.6)
-    return f"; did you mean `{lowered[close[0]]}`?" if close else ""
+    return nearest(key, lowered, show=lambda found: f"`{lowered[found]}`")
