@@ -194,6 +194,9 @@ def _s(*directives: str, body: str = "true\n") -> str:
 _HEALTH = [HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture]
 
 
+# A cluster and worker of its own (tests/conftest.py): the long differentials mostly wait on
+# slurmctld (measured in CI: 60-75 CPU seconds in 420 s for this module), so run side by side.
+@pytest.mark.own_worker
 def test_directives_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
     """Generated #SBATCH headers: slurmspec refuses exactly when sbatch rejects."""
     tally: Counter[str] = Counter()
@@ -257,6 +260,7 @@ def test_directives_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
     assert compared >= least(500), dict(COUNTS)
 
 
+@pytest.mark.own_worker
 def test_script_level_agrees_with_sbatch(slurm_cluster: SlurmCluster) -> None:
     """Generated script-level oddities (empty, BOM, NUL, CRLF, #SLURM, late directives)."""
     tally: Counter[str] = Counter()
@@ -270,6 +274,7 @@ def test_script_level_agrees_with_sbatch(slurm_cluster: SlurmCluster) -> None:
     assert_enough("script", slurm_cluster, tally, accepted=50, rejected=50)
 
 
+@pytest.mark.own_worker
 def test_conflicts_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
     """Headers mixing the options sbatch checks against each other (rules/reject/)."""
     tally: Counter[str] = Counter()

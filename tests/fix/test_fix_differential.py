@@ -47,6 +47,7 @@ def _report(why: str, case, outcome, before, after) -> str:
             f"{after.stderr.rstrip() if after else ''}")
 
 
+@pytest.mark.own_worker  # a cluster of its own: it mostly waits on slurmctld (tests/conftest.py)
 def test_fixed_scripts_are_accepted_by_sbatch(slurm_cluster: SlurmCluster) -> None:
     tally: Counter[str] = Counter()
     version, release = slurm_cluster.version, slurm_cluster.release
