@@ -103,8 +103,8 @@ def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item
             layout = getattr(getattr(item, "callspec", None), "params", {}).get("layout")
             if layout is not None:  # another layout is another cluster: it may as well run on its own worker
                 group += f"-{layout.name}"
-            if item.get_closest_marker("own_worker"):
-                group += f"-{item.originalname}"
+            if item.get_closest_marker("own_worker"):  # each parametrisation apart (job model shards)
+                group += f"-{item.name}"
             item.add_marker(pytest.mark.xdist_group(group))
             if getattr(config.option, "loadgroup", False):
                 _join_group(item, group)
