@@ -135,9 +135,14 @@ def _start_order(item: pytest.Item) -> int:
     return 0 if item.get_closest_marker("own_worker") else 1
 
 
+# A release has about a dozen groups that mostly wait on slurmctld or on jobs (own_worker tests,
+# layouts, the default group): six workers each let the long ones wait side by side.
+WAITING_WORKERS_PER_RELEASE = 6
+
+
 @pytest.hookimpl(optionalhook=True)
 def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
-    """``-n auto``: a worker per core, and four per Slurm release for its groups that mostly wait.
+    """``-n auto``: a worker per core, and six per Slurm release for its groups that mostly wait.
 
     The real-Slurm tests spend most of their time waiting for slurmctld and jobs;
     each release's tests, and each ``own_worker`` test, hold a worker while they
@@ -149,7 +154,7 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     if config.getoption("markexpr", "") == "not slurm":
         return cores
     running = [name for name, release in releases.items() if release.missing_requirements() is None]
-    return cores + 4 * len(running)
+    return cores + WAITING_WORKERS_PER_RELEASE * len(running)
 
 
 def _release_of(item: pytest.Item) -> str:
