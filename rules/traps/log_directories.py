@@ -1,4 +1,4 @@
-"""SB230–SB232: `--output`/`--error`/`--input` and `--chdir` folders that do not exist.
+"""SB230–SB232, SB255: `--output`/`--error`/`--input` and `--chdir` folders that do not exist.
 
 sbatch accepts any string for these options; slurmstepd opens the files (and
 changes into `--chdir`) on the compute node when the job starts. A missing
@@ -10,7 +10,8 @@ every release, and a missing `--chdir` sends the job to `/tmp`
 
 Where each name lands (patterns expanded as far as the script allows, relative
 names resolved through ``ctx.fs``) comes from ``slurmspec.model.logs``. One
-checker reports the three codes.
+checker reports the four codes: SB230 where the job fails (up to 22.05), SB255
+where Slurm creates the folder (23.02 and newer: only a reminder, opt-in advice).
 """
 
 from __future__ import annotations
@@ -52,8 +53,50 @@ def output_directory_missing(ctx: Context) -> None:
         Up to Slurm 22.05 slurmstepd does not create the directory: opening the file fails, the
         job ends at once with an I/O setup error, and there is no log file to say why (the reason
         is only in the slurmd log). From 23.02 slurmstepd creates the missing directories
-        (`mkdir -p`, mode 0755), so the finding is only `info` there: a typo in the name creates
-        a stray folder instead of failing.
+        (`mkdir -p`, mode 0755), so the job runs: SB255 (opt-in advice) says so there instead.
+
+        ## Example
+        ```sbatch 22.05
+        #!/bin/bash
+        #SBATCH --output=slurm-logs-of-example/%x-%j.out
+        srun ./app
+        ```
+
+        ## Use instead
+        ```sbatch 22.05
+        #!/bin/bash
+        #SBATCH --output=%x-%j.out
+        srun ./app
+        ```
+
+        Or run `mkdir -p slurm-logs-of-example` before `sbatch`.
+
+        ## Slurm versions
+        Up to 22.05: the job fails at start without a log (a real 22.05 job with
+        `--output=run_%j/out.log` ends `JobLaunchFailure`). 23.02 and newer create the
+        directory when the job starts: not reported here (SB255).
+
+        ## References
+        - `man sbatch`, `--output` ("The directory ... must exist" in 22.05)
+        - Slurm commit ecc671a, "Allow recursive directory creation for job stderr/stdout files"
+        - `src/slurmd/slurmstepd/io.c`; `src/slurmd/common/fname.c`, `fname_create()` (patterns)
+    """
+    ctx.shared(_check)
+
+
+@rule("SB255", "log-directory-created-by-slurm", Severity.INFO, Outcome.ADVICE)
+def log_directory_created_by_slurm(ctx: Context) -> None:
+    """
+        ## What it does
+        On Slurm 23.02 and newer, finds `--output` and `--error` file names whose directory does
+        not exist where the linter runs (found as SB230 finds them), or is named after the job
+        (`run_%j/out.log`).
+
+        ## Why is this bad?
+        It is not, on these releases: slurmstepd creates the missing directories when the job
+        starts (`mkdir -p`, mode 0755). It is a reminder that a misspelt folder name makes a stray
+        folder instead of failing, and that the same script fails without a log on 22.05 and
+        older (SB230). Opt-in: judged of low value on real scripts.
 
         ## Example
         ```sbatch
@@ -69,17 +112,12 @@ def output_directory_missing(ctx: Context) -> None:
         srun ./app
         ```
 
-        Or run `mkdir -p slurm-logs-of-example` before `sbatch`.
-
         ## Slurm versions
-        22.05: `error`, the job fails at start without a log (a real 22.05 job with
-        `--output=run_%j/out.log` ends `JobLaunchFailure`). 23.02 and newer: `info`, the directory
-        is created when the job starts.
+        23.02 and newer (older releases: SB230).
 
         ## References
-        - `man sbatch`, `--output` ("The directory ... must exist" in 22.05)
         - Slurm commit ecc671a, "Allow recursive directory creation for job stderr/stdout files"
-        - `src/slurmd/slurmstepd/io.c`; `src/slurmd/common/fname.c`, `fname_create()` (patterns)
+        - `src/slurmd/slurmstepd/io.c`
     """
     ctx.shared(_check)
 
@@ -238,11 +276,11 @@ def _check_file(ctx: Context, log: LogFile) -> None:
         )
     else:
         ctx.report(
-            "SB230", span,
+            "SB255", span,
             f"directory {named} of `{option}` does not exist {where}; Slurm"
             f" {_release(CREATES_LOG_DIRS)} and newer create it when the job"
             " starts, so make sure the name is the one you meant",
-            severity=Severity.INFO, outcome=Outcome.ADVICE, notes=notes,
+            notes=notes,
         )
 
 
@@ -268,10 +306,9 @@ def _report_fresh(ctx: Context, log: LogFile) -> None:
                    " before `sbatch` runs")
     elif ctx.version >= CREATES_LOG_DIRS:
         ctx.report(
-            "SB230", span,
+            "SB255", span,
             f"{what}; Slurm {_release(CREATES_LOG_DIRS)} and newer create it when the job starts,"
             f" but older releases fail the job without a log: if it must run there too, {instead}",
-            severity=Severity.INFO, outcome=Outcome.ADVICE,
         )
     else:
         ctx.report(
