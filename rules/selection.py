@@ -50,7 +50,7 @@ DEFAULT = frozenset({
     # traps: judged real on the corpus, or no finding there and not advice
     "SB201", "SB202", "SB204", "SB206", "SB207", "SB208", "SB209", "SB213", "SB215", "SB216",
     "SB220", "SB230", "SB231", "SB232", "SB234", "SB235", "SB236", "SB239", "SB248", "SB250", "SB251",
-    "SB253", "SB254",
+    "SB253", "SB254", "SB256",
     # launch: judged real on the corpus, or no finding there and not advice
     "SB301", "SB302", "SB303", "SB304", "SB305", "SB306", "SB311", "SB312", "SB313", "SB314",
     "SB320", "SB322", "SB343",

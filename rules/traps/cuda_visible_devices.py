@@ -1,4 +1,4 @@
-"""SB245: `CUDA_VISIBLE_DEVICES` set by hand in the script body.
+"""SB245, SB256: `CUDA_VISIBLE_DEVICES` set by hand in the script body.
 
 Slurm's GPU plugin sets `CUDA_VISIBLE_DEVICES` to the GPUs it allocated to the
 job (`src/plugins/gres/common/gres_common.c`); a fixed value in the body
@@ -7,7 +7,9 @@ job's GPUs are numbered from 0, so indices below the GPUs per node name the
 job's own GPUs: one process per GPU (`CUDA_VISIBLE_DEVICES=0 python a.py &`,
 `=1 ... &`, ...) is the usual way to share a node's GPUs among several programs.
 An empty value (or `-1`) hides every GPU (the CUDA runtime stops at the first
-invalid index); it selects nothing.
+invalid index); it selects nothing. A launcher that then starts more processes
+than the GPUs left visible is SB256: a job that runs other than written, not
+advice about a value Slurm may set anyway.
 """
 
 from __future__ import annotations
@@ -31,9 +33,7 @@ def cuda_visible_devices_override(ctx: Context) -> None:
         anyway on clusters with device cgroups), and when an `export` keeps some of the job's
         GPUs for the rest of the script.
 
-        Also finds a launcher in the batch script that starts more processes than the GPUs the
-        variable leaves visible (`export CUDA_VISIBLE_DEVICES=0`, then `torchrun
-        --nproc_per_node=4`): each process takes the GPU of its local rank, and there is one.
+        A launcher that starts more processes than the GPUs the value leaves visible is SB256.
 
         Not reported: indices below the GPUs per node given to one command
         (`CUDA_VISIBLE_DEVICES=0 python a.py &`, `CUDA_VISIBLE_DEVICES=1 python b.py &`, ...:
@@ -71,7 +71,6 @@ def cuda_visible_devices_override(ctx: Context) -> None:
     """
     if not has_body(ctx):
         return
-    _more_processes_than_devices(ctx)
     gpus = gpu_request(ctx)
     per_node = _gpus_per_node(ctx)
     assignments = [a for a in ctx.script.body.exports if a.name == "CUDA_VISIBLE_DEVICES" and a.value is not None]
@@ -168,6 +167,47 @@ _PER_GPU_SPAWNERS = frozenset({LaunchKind.TORCHRUN, LaunchKind.ACCELERATE, Launc
 _COUNT_OPTIONS = ("nproc-per-node", "num-processes", "num-gpus")
 
 
+@rule("SB256", "more-processes-than-visible-gpus", Severity.WARNING, Outcome.WRONG)
+def more_processes_than_visible_gpus(ctx: Context) -> None:
+    """
+        ## What it does
+        Finds a launcher in the batch script that starts more processes than the GPUs
+        `CUDA_VISIBLE_DEVICES` leaves visible (`export CUDA_VISIBLE_DEVICES=0`, then `torchrun
+        --nproc_per_node=4`): each process takes the GPU of its local rank, and there is one.
+        Only one literal value set outside any `if`, loop or function, before the launcher or as
+        its own prefix; `srun` steps are left alone (Slurm sets the variable again for a step
+        with GPUs).
+
+        ## Why is this bad?
+        The processes past the visible GPUs fail ("invalid device ordinal") or all crowd onto
+        one GPU: the run fails or is several times slower than asked for.
+
+        ## Example
+        ```sbatch
+        #!/bin/bash
+        #SBATCH --gres=gpu:4
+        export CUDA_VISIBLE_DEVICES=0
+        torchrun --standalone --nproc_per_node=4 train.py
+        ```
+
+        ## Use instead
+        ```sbatch
+        #!/bin/bash
+        #SBATCH --gres=gpu:4
+        torchrun --standalone --nproc_per_node=4 train.py
+        ```
+
+        ## Slurm versions
+        All.
+
+        ## References
+        - Slurm GRES documentation, "GPU Management"
+        - `torch.distributed.run` (LOCAL_RANK), CUDA `CUDA_VISIBLE_DEVICES`
+    """
+    if has_body(ctx):
+        _more_processes_than_devices(ctx)
+
+
 def _more_processes_than_devices(ctx: Context) -> None:
     """`export CUDA_VISIBLE_DEVICES=0`, then `torchrun --nproc_per_node=4` in the batch script.
 
@@ -198,7 +238,7 @@ def _more_processes_than_devices(ctx: Context) -> None:
         span = counted.span if counted is not None else spawner.command_span
         shown = f"`{counted.raw}={counted.value}`" if counted is not None else f"`{spawner.command}`"
         ctx.report(
-            "SB245", span,
+            "SB256", span,
             f"{shown} starts {processes} processes, each on the GPU of its local rank, but"
             f" `CUDA_VISIBLE_DEVICES={assignment.raw or assignment.value}` (line {assignment.span.line})"
             f" leaves {visible} visible: the processes past local rank {visible - 1} find no GPU"

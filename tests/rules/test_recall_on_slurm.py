@@ -16,7 +16,7 @@ Each test pairs what real Slurm does with what slurmspec says about the same scr
 * `sbatch python3 train.py` opens the interpreter found on PATH and refuses it (SB254);
 * the tasks of an array run one script, told apart only by `SLURM_ARRAY_TASK_ID` (SB252);
 * an exported `CUDA_VISIBLE_DEVICES` reaches a launcher in the batch step as written, while an
-  srun step with GPUs gets it from Slurm again (SB245).
+  srun step with GPUs gets it from Slurm again (SB256).
 
 The jobs are a few seconds long (the signal ones under a minute), and submitted together.
 """
@@ -231,7 +231,7 @@ def test_array_tasks_run_one_script_told_apart_by_their_index(slurm_cluster_for,
 
 
 def test_an_exported_cuda_visible_devices_reaches_the_batch_step_only(slurm_cluster, tmp_path: Path):
-    # SB245's launcher case reads the batch step only: there the export reaches torchrun as
+    # SB256 reads the batch step only: there the export reaches torchrun as
     # written, while an srun step with GPUs gets the variable from Slurm again.
     tmp_path.chmod(0o755)
     script = ("#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --ntasks=1\n#SBATCH --time=1\n#SBATCH --partition=debug\n"
@@ -243,5 +243,5 @@ def test_an_exported_cuda_visible_devices_reaches_the_batch_step_only(slurm_clus
     assert info["JobState"] == "COMPLETED", info
     assert (tmp_path / "cvd.out").read_text().split() == ["slurm=0", "batch=0,1,2,3", "step=0"]
     launcher = script.replace("bash -c 'echo batch=$CUDA_VISIBLE_DEVICES'", "torchrun --standalone --nproc_per_node=8 train.py")
-    assert any(d.code == "SB245" and d.span.line == 10 and "starts 8 processes" in d.message
+    assert any(d.code == "SB256" and d.span.line == 10 and "starts 8 processes" in d.message
                for d in lint_text(launcher, version=slurm_cluster.version))
