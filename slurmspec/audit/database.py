@@ -21,12 +21,11 @@ for a separator.
 from __future__ import annotations
 
 import pwd
-import subprocess
 from datetime import datetime
 from typing import Iterable, Iterator
 
 from slurmspec.audit.jobs import Job
-from slurmspec.audit.sacct import AccountingError, sbatch_variables
+from slurmspec.audit.sacct import AccountingError, sbatch_variables, streamed_lines
 
 NO_VAL = 4294967294
 # slurm.h, enum job_states (the low byte of `state`).
@@ -86,21 +85,8 @@ class DatabaseSource:
     def _query(self, sql: str) -> Iterator[list[str]]:
         argv = [self.client, f"--defaults-extra-file={self.options_file}", "--batch", "--skip-column-names",
                 "--quick", "-e", sql]
-        try:
-            proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL)
-        except OSError as exc:
-            raise AccountingError(f"`{self.client}` could not run: {exc.strerror or exc}") from None
-        assert proc.stdout is not None and proc.stderr is not None
-        try:
-            for raw in proc.stdout:
-                yield raw.decode("ascii", "replace").rstrip("\n").split("\t")
-        finally:
-            proc.stdout.close()
-            message = proc.stderr.read().decode("utf-8", "replace").strip()
-            proc.stderr.close()
-            code = proc.wait()
-        if code != 0:
-            raise AccountingError(f"`{self.client}` failed (exit {code}): {message or 'no message'}")
+        for raw in streamed_lines(argv, self.client):
+            yield raw.decode("ascii", "replace").rstrip("\n").split("\t")
 
     def _where(self) -> str:
         # sacct -S/-E without --state: jobs eligible before the end of the window, not ended before its start.

@@ -75,6 +75,32 @@ def sbatch_variables(environment: bytes) -> dict[str, str]:
     return found
 
 
+def streamed_lines(argv: list[str], name: str) -> Iterator[bytes]:
+    """The lines ``argv`` writes, as it writes them (the listing of a site's archive is streamed, never held).
+
+    Its standard error goes to a temporary file, not a pipe: a command that writes much
+    there while this side reads its output would otherwise stall on a full pipe. A
+    failure raises ``AccountingError`` with what it said, once its output is read.
+    """
+    import tempfile
+
+    with tempfile.TemporaryFile() as errors:
+        try:
+            proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=errors, stdin=subprocess.DEVNULL)
+        except OSError as exc:
+            raise AccountingError(f"`{argv[0]}` could not run: {exc.strerror or exc}") from None
+        assert proc.stdout is not None
+        try:
+            yield from proc.stdout
+        finally:
+            proc.stdout.close()
+            code = proc.wait()
+        if code != 0:
+            errors.seek(0)
+            message = errors.read().decode("utf-8", "replace").strip()
+            raise AccountingError(f"`{name}` failed (exit {code}): {message or 'no message'}")
+
+
 class SacctSource:
     """Jobs, scripts and environments from ``sacct``; ``program`` is the sacct to run."""
 
@@ -85,22 +111,8 @@ class SacctSource:
         self.calls = 0  # sacct runs for scripts and environments, for the progress line and the benchmark
 
     def jobs(self) -> Iterator[Job]:
-        try:
-            proc = subprocess.Popen(self.argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                    stdin=subprocess.DEVNULL)
-        except OSError as exc:
-            raise AccountingError(f"`{self.argv[0]}` could not run: {exc.strerror or exc}") from None
-        assert proc.stdout is not None and proc.stderr is not None
-        try:
-            lines = (raw.decode("utf-8", "surrogateescape") for raw in proc.stdout)
-            yield from parse_rows(lines)
-        finally:
-            proc.stdout.close()
-            error = proc.stderr.read().decode("utf-8", "replace").strip()
-            proc.stderr.close()
-            code = proc.wait()
-        if code != 0:
-            raise AccountingError(f"`sacct` failed (exit {code}): {error or 'no message'}")
+        lines = (raw.decode("utf-8", "surrogateescape") for raw in streamed_lines(self.argv, "sacct"))
+        yield from parse_rows(lines)
 
     def scripts(self, refs: Iterable[str]) -> dict[str, bytes]:
         """Stored script by job (``JobID``, e.g. ``12`` or ``12_3``)."""
