@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Mapping
 from slurmspec.kinds import Family, Outcome
 
 if TYPE_CHECKING:  # pragma: no cover
-    from slurmspec.lint.rule import Rule
+    from slurmspec.check.rule import Rule
 
 BAR = Fraction(2, 3)  # the share of real problems a default rule's judged findings must reach
 MIN_JUDGED = 5  # fewer judged findings than this say too little to overrule a refusal

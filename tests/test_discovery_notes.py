@@ -59,7 +59,7 @@ def test_a_named_folder_that_cannot_be_listed_is_an_error(tree, monkeypatch, cap
 
 
 def test_an_unreadable_shell_script_in_a_folder_is_named(tree, monkeypatch, capsys):
-    import slurmspec.lint.limits as limits
+    import slurmspec.limits as limits
 
     _refuse(monkeypatch, limits, "read_bounded", os.path.join("jobs", "run.sh"))
     assert lint("jobs") == 1
@@ -67,7 +67,7 @@ def test_an_unreadable_shell_script_in_a_folder_is_named(tree, monkeypatch, caps
 
 
 def test_a_named_unreadable_shell_script_is_an_error_even_with_require_sbatch(tree, monkeypatch, capsys):
-    import slurmspec.lint.limits as limits
+    import slurmspec.limits as limits
 
     _refuse(monkeypatch, limits, "read_bounded", os.path.join("jobs", "run.sh"))
     assert lint("--require-sbatch", os.path.join("jobs", "run.sh")) == 2

@@ -8,9 +8,9 @@ import pytest
 
 from slurmspec.kinds import Family, Outcome, Role, Severity
 from slurmspec.lint import engine
-from slurmspec.lint.context import FileSystem
+from slurmspec.check.context import FileSystem
 from slurmspec.lint.engine import code_of, lint_script, registry, rules_of
-from slurmspec.lint.rule import rule
+from slurmspec.check.rule import rule
 from slurmspec.parser.script import parse_script
 
 INTERNAL_ERROR = code_of(Role.INTERNAL_ERROR)

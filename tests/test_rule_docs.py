@@ -9,7 +9,7 @@ import pytest
 from slurmspec.lint import lint_text
 from slurmspec.lint.engine import code_of, lint_script, registry
 from slurmspec.kinds import Family, Role
-from slurmspec.lint.rule import DOC_HEADINGS, doc_sections
+from slurmspec.check.rule import DOC_HEADINGS, doc_sections
 from slurmspec.version import parse_version
 
 INTERNAL_ERROR = code_of(Role.INTERNAL_ERROR)
@@ -22,7 +22,7 @@ RULES = sorted(registry().values(), key=lambda r: r.code)
 def _lint_with_a_broken_rule(text: str, version=None):
     """SB900's example is any script: the finding comes from a rule that raises, not from the text."""
     from slurmspec.kinds import Outcome, Severity
-    from slurmspec.lint.rule import rule
+    from slurmspec.check.rule import rule
     from slurmspec.parser.script import parse_script
     from slurmspec.version import NEWEST
 
@@ -36,7 +36,7 @@ def _lint_with_a_broken_rule(text: str, version=None):
 
 def _lint_padded_past_the_limit(text: str, version=None):
     """SB106's example stands for a script over 4 MiB: the example, padded with data lines past the limit."""
-    from slurmspec.lint.limits import MAX_SCRIPT_BYTES
+    from slurmspec.limits import MAX_SCRIPT_BYTES
 
     padding = "# data\n" * (MAX_SCRIPT_BYTES // 7 + 1)
     return lint_text(text + padding, version=version)
@@ -44,7 +44,7 @@ def _lint_padded_past_the_limit(text: str, version=None):
 
 def _lint_padded_past_the_line_limit(text: str, version=None):
     """SB905's example stands for a script of more lines than slurmspec analyses: the example, padded so."""
-    from slurmspec.lint.limits import MAX_SCRIPT_LINES
+    from slurmspec.limits import MAX_SCRIPT_LINES
 
     return lint_text(text + "srun ./step\n" * MAX_SCRIPT_LINES, version=version)
 

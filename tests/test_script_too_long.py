@@ -5,7 +5,7 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from slurmspec.lint.limits import MAX_DIRECTIVE_OPTIONS, MAX_SCRIPT_LINES
+from slurmspec.limits import MAX_DIRECTIVE_OPTIONS, MAX_SCRIPT_LINES
 
 
 def _lint(tmp_path, text: str) -> subprocess.CompletedProcess:

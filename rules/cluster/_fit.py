@@ -25,7 +25,7 @@ from enum import Enum
 
 import attrs
 
-from slurmspec.lint.context import Context
+from slurmspec.check.context import Context
 from slurmspec.rules.cluster import _features
 from slurmspec.rules.cluster._limits import node_check_reached, size_is_limit
 from slurmspec.rules.cluster._need import minimum_cpus, need_of, total_cpus

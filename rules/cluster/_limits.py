@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from slurmspec.gates import PARTITION_SIZE_CHECKED_WITH_NODES
 from slurmspec.kinds import EnforcePartLimits
-from slurmspec.lint.context import Context
+from slurmspec.check.context import Context
 from slurmspec.rules.cluster._need import memory_per_node, minimum_cpus, total_cpus
 
 

@@ -11,7 +11,7 @@ warning.
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
+from slurmspec.check.context import Context
 
 
 def policies(ctx: Context) -> tuple:

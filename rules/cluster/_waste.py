@@ -16,7 +16,7 @@ from __future__ import annotations
 import attrs
 
 from slurmspec.frozen import frozen
-from slurmspec.lint.context import Context
+from slurmspec.check.context import Context
 from slurmspec.model.job import job_model_of
 
 # Options that name GPUs (and may carry a type).

@@ -34,7 +34,7 @@ import attrs
 
 from slurmspec.frozen import frozen
 from slurmspec.kinds import EnforcePartLimits, Outcome
-from slurmspec.lint.context import Context
+from slurmspec.check.context import Context
 
 CLOSED_STATES = ("INACTIVE", "DRAIN")
 

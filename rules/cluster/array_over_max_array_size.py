@@ -11,8 +11,8 @@ default 1001, ``0-1000`` is the largest).
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB412", "array-over-max-array-size", Severity.ERROR, Outcome.REFUSED)

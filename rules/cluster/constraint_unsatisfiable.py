@@ -11,8 +11,8 @@ both, ``-p gpu -N 2 -C mixed`` with one ``mixed`` node).
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 def _features_of(ctx: Context, partition) -> str:

@@ -9,8 +9,8 @@ the usual share cannot start there and GPUs sit idle (``man slurm.conf``,
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 # Report only above this many times the node's CPUs per GPU: a little more than the share is common and harmless.
 FACTOR = 2

@@ -16,8 +16,8 @@ which SB406 reports.
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB415", "cpus-over-partition", Severity.ERROR, Outcome.REFUSED)

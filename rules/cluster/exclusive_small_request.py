@@ -9,8 +9,8 @@ seven while it runs.
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB453", "exclusive-small-request", Severity.WARNING, Outcome.WRONG)

@@ -9,8 +9,8 @@ G GPUs (and the CPUs and memory) holds G such pieces (``man sbatch``,
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 def _nodes_needed(ask, shape) -> int | None:

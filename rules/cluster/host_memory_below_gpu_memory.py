@@ -10,8 +10,8 @@ show it) lets the rule judge it, and only memory the job asks for itself.
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 def _enough(ask, shape) -> int:

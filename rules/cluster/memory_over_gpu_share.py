@@ -9,8 +9,8 @@ all of it (``man sbatch``, ``--mem``).
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 # Report only above this many times the node's memory per GPU.
 FACTOR = 2

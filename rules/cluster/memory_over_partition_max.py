@@ -13,8 +13,8 @@ gives the job more CPUs, which SB406 checks.)
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB414", "memory-over-partition-max", Severity.ERROR, Outcome.REFUSED)

@@ -20,8 +20,8 @@ from __future__ import annotations
 
 from slurmspec.gates import PARTITION_MIN_NODES_WITHOUT_NODES_REFUSED
 from slurmspec.kinds import EnforcePartLimits, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB410", "node-count-over-partition", Severity.ERROR, Outcome.REFUSED)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 from slurmspec.gates import NODE_LIST_UNKNOWN_NAMES_UNCERTAIN
 from slurmspec.kinds import EnforcePartLimits, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB411", "nodelist-not-in-partition", Severity.ERROR, Outcome.REFUSED)

@@ -15,8 +15,8 @@ not in the script.
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB403", "partition-access-denied", Severity.ERROR, Outcome.REFUSED)

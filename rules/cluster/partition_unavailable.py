@@ -12,8 +12,8 @@ which pend (reason ``PartitionDown``) until it is up again. Measured on Slurm
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB402", "partition-unavailable", Severity.ERROR, Outcome.REFUSED)

@@ -8,8 +8,8 @@ them (``forbidden``, top level or per partition; docs/policy.md).
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.cluster._policy import consequence, partition_of, policies, shown, verdict
 from slurmspec.rules.traps._header import own
 

@@ -9,8 +9,8 @@ submit plugin; the policy marks such partitions (``needs-gpus = true`` in
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.job import job_model_of
 from slurmspec.rules.cluster._policy import consequence, first_line, partition_of, policies, verdict
 

@@ -13,8 +13,8 @@ default, which is not judged.
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.cluster._policy import consequence, policies, verdict
 
 _CPU_OPTIONS = ("cpus-per-gpu", "cpus-per-task", "ntasks-per-node", "ntasks", "mincpus")

@@ -9,8 +9,8 @@ which Slurm's own limits cannot express; the policy lists them
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Role, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.cluster._policy import consequence, first_line, partition_of, policies, verdict
 
 

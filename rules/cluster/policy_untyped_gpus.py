@@ -9,8 +9,8 @@ their submit plugin or rewrite it to a default model. The policy says which
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity, UntypedGpus
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.cluster._policy import partition_of, policies, shown, verdict
 from slurmspec.rules.traps._header import own
 

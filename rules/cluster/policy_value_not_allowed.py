@@ -9,8 +9,8 @@ case (slurmctld lower-cases account and QOS names: ``man sacctmgr``).
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.cluster._policy import consequence, partition_of, policies, shown, verdict
 from slurmspec.rules.traps._header import own
 

@@ -14,8 +14,8 @@ a ``MaxMemPerCPU`` that raises the CPUs beyond a node, ``-C a*3`` with two
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 NOT_AVAILABLE = "the controller refuses the job (\"Requested node configuration is not available\")"
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from slurmspec.gates import SIGNAL_R_NEEDS_PREEMPTION
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB413", "signal-without-preemption", Severity.ERROR, Outcome.REFUSED)

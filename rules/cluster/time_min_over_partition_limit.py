@@ -14,8 +14,8 @@ refused when the time-min exceeds the MaxTime of every listed partition
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB405", "time-min-over-partition-limit", Severity.ERROR, Outcome.REFUSED)

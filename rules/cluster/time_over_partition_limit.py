@@ -18,8 +18,8 @@ partition configuration not available now"). Measured on Slurm 22.05.8 and
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 def shown_minutes(minutes: float) -> str:

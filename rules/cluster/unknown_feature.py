@@ -10,8 +10,8 @@ feature specification" (measured on Slurm 22.05.8 and 24.11.5 with
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 def _suggestion(name: str, known: list[str]) -> str:

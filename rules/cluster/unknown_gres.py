@@ -13,8 +13,8 @@ The type is checked with the nodes, so only when the controller gets to them
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 def offered(profile) -> dict[str, set]:

@@ -10,8 +10,8 @@ for ``-p nosuch``, ``-p nosuch,cpu`` and ``-p cpu,nosuch``).
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB401", "unknown-partition", Severity.ERROR, Outcome.REFUSED)

@@ -26,7 +26,7 @@ from slurmspec.kinds import LaunchKind
 from slurmspec.body.model import Launch
 from slurmspec.body.typed import as_int
 from slurmspec.body.wrappers import basename
-from slurmspec.lint.context import Context
+from slurmspec.check.context import Context
 from slurmspec.model.job import job_model_of
 from slurmspec.model.job_gpus import COUNT_OPTIONS
 

@@ -25,7 +25,7 @@ from slurmspec.fix.build import make_fix, replace
 from slurmspec.fix.edit import Fix
 from slurmspec.gates import SRUN_INHERITS_CPUS
 from slurmspec.kinds import Applicability
-from slurmspec.lint.context import Context
+from slurmspec.check.context import Context
 from slurmspec.rules.launch._common import job_geometry
 from slurmspec.rules.launch._fixes import set_tasks_per_node
 

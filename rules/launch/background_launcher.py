@@ -21,8 +21,8 @@ from slurmspec.body.shell_facts import ShellFacts, shell_facts
 from slurmspec.body.wrappers import basename
 from slurmspec.model.interpreter import runs_in_a_shell
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 def _facts(ctx: Context) -> ShellFacts:

@@ -10,8 +10,8 @@ one CPU, in a job that sets no CPU count at all, is SB343 (a warning, not advice
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.launch._common import gpu_note, job_geometry, plural
 from slurmspec.rules.launch.workers_without_cpus import no_cpu_count
 

@@ -16,8 +16,8 @@ import re
 from slurmspec.body.index import body_index
 from slurmspec.kinds import Fixability, Outcome, Severity
 from slurmspec.lazy_regex import lazy_compile
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.job import job_model_of
 from slurmspec.rules.launch._common import program, sets_devices
 

@@ -7,8 +7,8 @@ or `--gpus-per-task` times the tasks per node (`man sbatch`, each option).
 from __future__ import annotations
 
 from slurmspec.kinds import LaunchKind, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.launch._common import assigns, gpu_note, idle, launcher_steps, sets_devices
 
 

@@ -8,8 +8,8 @@ by itself.
 from __future__ import annotations
 
 from slurmspec.kinds import LaunchKind, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.launch._common import assigns, launcher_steps, nodes_note, option_span, plural
 
 

@@ -7,8 +7,8 @@ each task runs the whole command line, so every task starts its own launcher.
 from __future__ import annotations
 
 from slurmspec.kinds import Fixability, LaunchKind, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.launch._common import launcher_steps, option_span, plural, task_note
 from slurmspec.rules.launch._fixes import set_tasks_per_node
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.launch._common import python_steps
 
 

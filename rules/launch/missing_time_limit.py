@@ -8,8 +8,8 @@ the job fits (`man slurm.conf`, `SchedulerType=sched/backfill`).
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB341", "missing-time-limit", Severity.INFO, Outcome.ADVICE)

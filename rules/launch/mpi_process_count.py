@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from slurmspec.body.wrappers import basename
 from slurmspec.kinds import LaunchKind, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.launch._common import gpu_note, idle, job_geometry, repeated, sets_devices, task_note
 
 

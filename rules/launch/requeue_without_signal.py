@@ -8,8 +8,8 @@ warning before it is killed.
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB342", "requeue-without-signal", Severity.INFO, Outcome.ADVICE)

@@ -14,8 +14,8 @@ from slurmspec.body.programs import TRIVIAL_COMMANDS
 from slurmspec.body.wrappers import basename
 from slurmspec.kinds import Fixability, LaunchKind, Outcome, Severity
 from slurmspec.lazy_regex import lazy_compile
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.launch._common import gpu_note, idle, program, python_steps, repeated, steps, task_note
 from slurmspec.rules.launch._per_gpu_fix import one_task_per_gpu
 

@@ -12,8 +12,8 @@ import re
 from bisect import bisect_right
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.launch._common import assigns
 
 _REF = re.compile(r"(?<!\\)\$(?:\{(SLURM_[A-Z_]+)(\}|[^}A-Z_])|(SLURM_[A-Z_]+)\b)")

@@ -16,8 +16,8 @@ from slurmspec.body.variable_launch import variable_sruns
 from slurmspec.body.wrappers import basename
 from slurmspec.gates import SRUN_INHERITS_CPUS
 from slurmspec.kinds import LaunchKind, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.launch._common import step_geometry
 from slurmspec.version import format_version
 

@@ -15,8 +15,8 @@ import re
 from slurmspec.body.typed import gpu_count
 from slurmspec.kinds import Fixability, Outcome, Severity
 from slurmspec.lazy_regex import lazy_compile
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.launch._common import (
     gpu_note, idle, option_span, plural, program, python_steps, repeated, task_note,
 )

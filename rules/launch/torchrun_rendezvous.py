@@ -8,8 +8,8 @@ endpoint every node's torchrun looks for the rendezvous on its own
 from __future__ import annotations
 
 from slurmspec.kinds import LaunchKind, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.launch._common import assigns, launcher_steps
 
 

@@ -17,8 +17,8 @@ job that runs other than written, not a tuning hint.
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.job_types import Step
 from slurmspec.rules.launch._common import plural
 

@@ -7,8 +7,8 @@ slurmspec does not know and its control lines are not commands. This rule only s
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity, TemplateStyle
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.span import Span
 
 _STYLES = {

@@ -17,9 +17,9 @@ import re
 from slurmspec.fix.build import replace
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Fixability, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
-from slurmspec.lint.suppress import _shell_comments  # the shell's idea of a comment, shared with suppressions
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
+from slurmspec.body.comments import shell_comments  # the shell's idea of a comment, shared with suppressions
 from slurmspec.model.script import LineKind
 
 _QUICK = re.compile(r"noqa", re.IGNORECASE)
@@ -77,9 +77,7 @@ def noqa_comment(ctx: Context) -> None:
     source = script.source
     if not _QUICK.search(source):
         return
-    from slurmspec.lint.engine import registry
-
-    known = registry()
+    known = ctx.rules_by_code
     for start, end in _comment_regions(script):
         for match in _NOQA.finditer(source, start, end):
             codes = _CODE.findall(match.group("codes"))
@@ -121,4 +119,4 @@ def _comment_regions(script):
             if first != -1:
                 yield first, end
         elif kind == LineKind.COMMAND:
-            yield from _shell_comments(source, start, end)
+            yield from shell_comments(source, start, end)

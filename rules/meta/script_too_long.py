@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Role, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB905", "script-too-long", Severity.WARNING, Outcome.ADVICE, role=Role.SCRIPT_TOO_LONG)
@@ -45,7 +45,7 @@ def script_too_long(ctx: Context) -> None:
     All.
 
     ## References
-    - `slurmspec/lint/limits.py` (`MAX_SCRIPT_LINES`, `MAX_DIRECTIVE_OPTIONS`, `MAX_DIRECTIVE_WORDS`)
+    - `slurmspec/limits.py` (`MAX_SCRIPT_LINES`, `MAX_DIRECTIVE_OPTIONS`, `MAX_DIRECTIVE_WORDS`)
     - `benchmarks/bench_hostile.py`: time and memory of the largest scripts that are analysed
     """
     # Reported by slurmspec.lint.engine.too_large_finding when the input is past a limit: such a

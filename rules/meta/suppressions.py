@@ -13,8 +13,8 @@ another Slurm version.
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Role, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB901", "unused-suppression", Severity.WARNING, Outcome.ADVICE, role=Role.UNUSED_SUPPRESSION)

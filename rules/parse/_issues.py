@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Iterator
 
 from slurmspec.kinds import IssueKind
-from slurmspec.lint.context import Context
+from slurmspec.check.context import Context
 from slurmspec.model.script import ParseIssue
 
 

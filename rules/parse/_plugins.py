@@ -9,7 +9,7 @@ that installs it sbatch accepts them, with their values; everywhere else sbatch 
 from __future__ import annotations
 
 from slurmspec.kinds import IssueKind
-from slurmspec.lint.context import Context
+from slurmspec.check.context import Context
 from slurmspec.model.script import ParseIssue
 
 UNKNOWN_KINDS = (IssueKind.UNKNOWN_OPTION, IssueKind.PLUGIN_OPTION)

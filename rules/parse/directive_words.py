@@ -10,8 +10,8 @@ first word that is not an option or an option's value stops it with
 from __future__ import annotations
 
 from slurmspec.kinds import Fixability, IssueKind, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.swallowed import swallowed_options
 from slurmspec.rules.parse._issues import issues_of, report_issues
 from slurmspec.rules.parse._plugins import site_values

@@ -9,8 +9,8 @@ that is missing, or a flag given ``=value``, makes sbatch refuse the script.
 from __future__ import annotations
 
 from slurmspec.kinds import IssueKind, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.parse._issues import report_issues
 
 

@@ -10,8 +10,8 @@ letter stops sbatch, which refuses the script.
 from __future__ import annotations
 
 from slurmspec.kinds import IssueKind, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.parse._issues import report_issues
 
 

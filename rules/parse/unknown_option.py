@@ -10,8 +10,8 @@ from __future__ import annotations
 from slurmspec.fix.build import reads_cleanly, replace
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability, Fixability, IssueKind, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.options import lookup
 from slurmspec.model.script import ParseIssue
 from slurmspec.rules.parse._plugins import UNKNOWN_KINDS, option_name, site_provides

@@ -38,7 +38,7 @@ import attrs
 
 from slurmspec.frozen import define
 from slurmspec.gates import NODELIST_COUNT_LEFT_TO_CONTROLLER, TASKS_NOT_IMPLIED
-from slurmspec.lint.context import Context
+from slurmspec.check.context import Context
 from slurmspec.rules.reject._settings import count_hosts
 
 _FIELD_OF = {"gpus": "job", "gpus-per-node": "node", "gres": "node",

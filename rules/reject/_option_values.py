@@ -10,7 +10,7 @@ dropped mail type...) belong to the traps family.
 
 from __future__ import annotations
 
-from slurmspec.lint.context import Context
+from slurmspec.check.context import Context
 from slurmspec.rules.reject._duration_fix import duration_fix
 from slurmspec.model.options import CHECKED_WHEN_EFFECTIVE
 from slurmspec.model.request import hint_is_dropped

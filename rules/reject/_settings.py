@@ -25,7 +25,7 @@ import datetime as _dt
 import re
 from typing import Iterator
 
-from slurmspec.lint.context import Context
+from slurmspec.check.context import Context
 from slurmspec.model.script import Directive
 
 

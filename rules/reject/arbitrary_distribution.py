@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from slurmspec.gates import NODES_WITH_ARBITRARY_REFUSED
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.reject._settings import first_occurrence, where
 
 

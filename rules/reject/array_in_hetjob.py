@@ -7,8 +7,8 @@ are not supported"; slurmctld answers "Invalid job array specification".
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB124", "array-in-hetjob", Severity.ERROR, Outcome.REFUSED)

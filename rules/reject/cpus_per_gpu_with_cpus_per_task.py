@@ -12,8 +12,8 @@ SB146.
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.reject._settings import first_occurrence
 
 

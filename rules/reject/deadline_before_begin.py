@@ -10,8 +10,8 @@ from __future__ import annotations
 import datetime as _dt
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.reject._settings import moment, pairs, where
 
 # A date against `now+N`: compared with today's clock only when they are at

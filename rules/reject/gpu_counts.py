@@ -13,8 +13,8 @@ checked (SB147, ``gpu_typed_and_untyped.py``).
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.script import Directive
 from slurmspec.rules.reject._gpu_geometry import UNKNOWN, Geometry, Record, gpu_records, job_geometry
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from slurmspec.fix import build
 from slurmspec.gates import GRES_WITH_GPUS_PER_NODE_REFUSED
 from slurmspec.kinds import Fixability, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.reject._gpu_geometry import gpu_items
 from slurmspec.rules.reject._settings import first_occurrence
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 from slurmspec.fix import build
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.reject._settings import first_occurrence, later, where
 
 _MEMORY = ("mem", "mem-per-cpu", "mem-per-gpu")

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 from slurmspec.gates import NODELIST_COUNT_LEFT_TO_CONTROLLER
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.reject._settings import count_hosts, pairs, where
 
 

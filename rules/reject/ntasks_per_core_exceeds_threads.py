@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from slurmspec.gates import NTASKS_PER_CORE_CHECKED
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.reject._settings import where
 
 

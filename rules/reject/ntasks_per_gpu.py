@@ -14,8 +14,8 @@ neither it refuses the job (SB149).
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.reject._gpu_geometry import count_of, gpu_records, job_geometry, known, requests_gpu
 from slurmspec.rules.reject._settings import first_occurrence
 

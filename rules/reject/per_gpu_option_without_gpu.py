@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from slurmspec.gates import CPUS_PER_GPU_NEEDS_GPU
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.reject._gpu_geometry import gpu_records, requests_gpu
 
 

@@ -15,8 +15,8 @@ from typing import Iterator
 from slurmspec.fix.build import replace
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Fixability, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.script import Script
 
 _C_SPACE = " \t\n\v\f\r"  # C isspace(), which _get_script_buffer() uses

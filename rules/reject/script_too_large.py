@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Role, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB106", "script-too-large", Severity.ERROR, Outcome.REFUSED, role=Role.FILE_TOO_LARGE)

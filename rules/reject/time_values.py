@@ -9,8 +9,8 @@ set; a value they refuse stops sbatch with ``Invalid --time specification``
 from __future__ import annotations
 
 from slurmspec.kinds import Fixability, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.reject._option_values import check_option_values
 
 

@@ -13,7 +13,7 @@ from collections import Counter
 from typing import Sequence
 
 from slurmspec.fix.apply import apply_edits
-from slurmspec.lint.context import Context
+from slurmspec.check.context import Context
 from slurmspec.model.script import DirectiveLine, Script
 
 # Past this many late lines they are tried together only (each try re-reads the script).

@@ -14,8 +14,8 @@ from __future__ import annotations
 from slurmspec.fix.build import replace
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Fixability, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB219", "abbreviated-option", Severity.INFO, Outcome.ADVICE, fix=Fixability.ALWAYS)

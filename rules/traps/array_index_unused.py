@@ -18,8 +18,8 @@ import re
 
 from slurmspec.body.shell_facts import ShellFacts, shell_facts
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.values.array import ArraySpec
 
 # Anything by which the tasks of an array may differ (or say they do).

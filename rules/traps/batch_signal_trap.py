@@ -18,8 +18,8 @@ from __future__ import annotations
 
 from slurmspec.body.shell_facts import ShellFacts, shell_facts
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.interpreter import runs_in_a_shell
 from slurmspec.model.values.signal import SignalSpec
 

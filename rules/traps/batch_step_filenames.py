@@ -13,8 +13,8 @@ from __future__ import annotations
 import re
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.traps._request_facts import file_settings, may_span
 
 _PER_TASK_ARRAY = frozenset("ajJb")  # specs that differ between array tasks

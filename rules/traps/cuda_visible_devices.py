@@ -15,8 +15,8 @@ advice about a value Slurm may set anyway.
 from __future__ import annotations
 
 from slurmspec.kinds import LaunchKind, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.traps._request_facts import gpu_request, gpus_per_node, has_body
 
 _DERIVED = ("CUDA_VISIBLE_DEVICES", "SLURM_JOB_GPUS", "SLURM_STEP_GPUS")

@@ -9,8 +9,8 @@ option asks for more; `--mem=0` asks for all of each node's memory
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.traps._header import option_span, own
 
 

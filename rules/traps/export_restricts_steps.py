@@ -10,8 +10,8 @@ from __future__ import annotations
 import re
 
 from slurmspec.kinds import LaunchKind, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.traps._request_facts import has_body, show
 
 _EXPORT_FIX = re.compile(r"\bSLURM_EXPORT_ENV\b")

@@ -13,8 +13,8 @@ default. The typed ``FilenamePattern`` value lists these as accepted
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.traps._request_facts import file_settings
 
 

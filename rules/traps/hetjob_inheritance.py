@@ -10,8 +10,8 @@ common, intended case and is not reported.
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.script import DirectiveLine
 from slurmspec.rules.traps._header import line_no, shown
 

@@ -11,8 +11,8 @@ is printed only with `-v`. Which options drop it, per release, is
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.request import hint_dropped_by
 from slurmspec.rules.traps._header import line_no, option_span, own, shown
 

@@ -18,8 +18,8 @@ from slurmspec.body.index import body_index
 from slurmspec.fix.build import delete_line, insert, line_text_with_newline
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.script import DirectiveLine, LineKind, Script
 from slurmspec.rules.traps._header import clip
 from slurmspec.rules.traps._moved import refused_once_moved

@@ -8,8 +8,8 @@ job runs as written, so this is advice.
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 
 
 @rule("SB203", "legacy-slurm-prefix", Severity.WARNING, Outcome.ADVICE)

@@ -21,8 +21,8 @@ import re
 
 from slurmspec.gates import CREATES_LOG_DIRS
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.logs import (
     LogFile, absolute_missing, folder_missing, log_files, shell_free, submit_dirs,
 )

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 from slurmspec.gates import MAIL_TYPE_LAST_WINS
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.traps._header import line_no, option_span, own, shown
 
 

@@ -21,8 +21,8 @@ import re
 from slurmspec.fix.build import make_fix, reads_cleanly, replace
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.script import LineKind, Script
 from slurmspec.rules.traps._header import OPTION_WORD, clip
 

@@ -12,8 +12,8 @@ from bisect import bisect_right
 
 from slurmspec.body.index import body_index
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.traps._request_facts import has_body, node_bounds
 
 _NODELIST_VARS = frozenset({"SLURM_JOB_NODELIST", "SLURM_NODELIST"})

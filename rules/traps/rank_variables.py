@@ -13,8 +13,8 @@ import re
 
 from slurmspec.body.index import body_index
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.traps._request_facts import assigned, has_body, may_span
 
 _RANK_VARS = frozenset({"SLURM_PROCID", "SLURM_LOCALID", "SLURM_NODEID"})

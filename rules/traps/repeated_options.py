@@ -18,8 +18,8 @@ from slurmspec.fix.build import delete_directives, make_fix, replace
 from slurmspec.fix.edit import Fix
 from slurmspec.gates import MAIL_TYPE_LAST_WINS
 from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.options import CHECKED_WHEN_EFFECTIVE
 from slurmspec.model.script import Directive, Script
 from slurmspec.rules.traps._header import line_no, option_span, shown

@@ -15,8 +15,8 @@ import re
 
 from slurmspec.body.commands import split_commands
 from slurmspec.kinds import ArgKind, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.options import by_long_name, by_short_name
 
 # Programs nobody keeps as a batch script: interpreters and launchers.

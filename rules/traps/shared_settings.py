@@ -12,8 +12,8 @@ from __future__ import annotations
 
 from slurmspec.gates import SHARE_OPTIONS_EXCLUSIVE
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.traps._header import line_no, option_span, shown
 
 # Options that write one field, so the last one silently wins.

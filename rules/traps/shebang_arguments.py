@@ -11,8 +11,8 @@ from __future__ import annotations
 from slurmspec.fix.build import replace
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Fixability, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.interpreter import Interpreter, interpreter
 
 # Shells whose reaction was checked on Linux: a blank inside their one option word is an invalid

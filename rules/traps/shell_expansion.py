@@ -14,8 +14,8 @@ import re
 from slurmspec.fix.build import replace
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.script import Directive, Script
 from slurmspec.rules.traps._header import clip, shown
 

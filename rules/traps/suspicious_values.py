@@ -13,8 +13,8 @@ almost always meant (`0-24:00`, `--mem-per-cpu=500`) are left alone.
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.request import hint_is_dropped
 from slurmspec.model.script import Directive
 from slurmspec.rules.traps._header import shown

@@ -24,8 +24,8 @@ from slurmspec.fix.apply import apply_edits
 from slurmspec.fix.build import delete_line, make_fix, replace
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Fixability, Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.model.script import Script
 from slurmspec.model.swallowed import Swallow, swallowed_options
 

@@ -11,8 +11,8 @@ it allows on the largest node count make slurmctld refuse the job
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import Context
-from slurmspec.lint.rule import rule
+from slurmspec.check.context import Context
+from slurmspec.check.rule import rule
 from slurmspec.rules.traps._header import option_span, own, shown
 
 

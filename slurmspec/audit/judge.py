@@ -19,13 +19,13 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Iterable, Mapping
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.context import FileSystem
+from slurmspec.check.context import FileSystem
 
 if TYPE_CHECKING:  # pragma: no cover
     from slurmspec.audit.jobs import Job
     from slurmspec.cluster.policy import Policy
     from slurmspec.cluster.profile import Profile
-    from slurmspec.lint.rule import Rule
+    from slurmspec.check.rule import Rule
     from slurmspec.version import Version
 
 # The phrase the launch rules use for GPUs a step leaves unused (rules/launch/_common.py, idle()):
@@ -101,7 +101,7 @@ class Judge:
         from slurmspec.invocation.command_line import InvocationError
         from slurmspec.invocation.submission import Invocation
         from slurmspec.lint.engine import lint_script, too_large_finding
-        from slurmspec.lint.limits import beyond_limits, head_of
+        from slurmspec.limits import beyond_limits, head_of
         from slurmspec.parser.script import parse_script
 
         self.lint_runs += 1

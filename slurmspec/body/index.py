@@ -34,7 +34,7 @@ from slurmspec.frozen import frozen
 
 if TYPE_CHECKING:  # pragma: no cover
     from slurmspec.body.commands import CommandHeads
-    from slurmspec.lint.context import Context
+    from slurmspec.check.context import Context
 
 __all__ = ["BodyIndex", "CommandHead", "HereDoc", "Quoted", "VarRef", "body_index", "first_word", "variable_refs"]
 

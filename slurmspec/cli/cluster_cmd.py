@@ -109,7 +109,7 @@ def _keep_site_additions(profile, notes: list[str], output: str | None, partitio
     from slurmspec.cluster.importer_kept import Kept, keep_site_additions
 
     from slurmspec.cluster.profile import ProfileError
-    from slurmspec.lint.limits import MAX_SETTINGS_BYTES, NotAFile, read_regular, size_text
+    from slurmspec.limits import MAX_SETTINGS_BYTES, NotAFile, read_regular, size_text
 
     if output is None or not os.path.exists(output):
         return Kept(profile, None, ())
@@ -144,6 +144,6 @@ def _check_written(text: str, output: str | None, policy_text: str | None) -> No
 def _read(path: str) -> str:
     """The file's text (``-``: standard input), at most ``MAX_IMPORT_BYTES`` (else ``TooLarge``); bytes
     that are not UTF-8 become U+FFFD (scontrol prints what slurm.conf holds)."""
-    from slurmspec.lint.limits import MAX_IMPORT_BYTES, read_whole
+    from slurmspec.limits import MAX_IMPORT_BYTES, read_whole
 
     return read_whole(path, MAX_IMPORT_BYTES, "saved scontrol output").decode("utf-8", "replace")

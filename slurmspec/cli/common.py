@@ -157,7 +157,7 @@ def note(message: str) -> None:
 
 def read_input(path: str) -> bytes:
     """The whole input (``-``: standard input); ``OSError`` when it is larger than any script slurmctld takes."""
-    from slurmspec.lint.limits import MAX_SCRIPT_BYTES, read_bounded
+    from slurmspec.limits import MAX_SCRIPT_BYTES, read_bounded
 
     data = read_bounded(path)
     if len(data) > MAX_SCRIPT_BYTES:

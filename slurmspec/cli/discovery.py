@@ -126,7 +126,7 @@ def _why_missing(path: str) -> str:
 
 def _walk(folder: str, errors: list[str], exclusion: Exclusion) -> Iterator[str]:
     from slurmspec.cli import gitignore
-    from slurmspec.lint.limits import file_kind
+    from slurmspec.limits import file_kind
 
     def unlisted(exc: OSError) -> None:
         # os.walk passes over a folder it cannot list (no permission, a path beyond PATH_MAX).
@@ -183,7 +183,7 @@ def _note(message: str) -> None:
 def has_directive(path: str, named: bool) -> bool:
     """Whether ``path`` holds a directive. One that cannot be read is linted when the user ``named``
     it (reading it again fails: an error, exit 2), and skipped with a note when met in a folder."""
-    from slurmspec.lint.limits import read_bounded
+    from slurmspec.limits import read_bounded
 
     try:
         return b"#SBATCH" in read_bounded(path)

@@ -66,7 +66,7 @@ def spec_problem(path: str, line: int, column: int, message: str) -> None:
 def run(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.cli.common import target_version
     from slurmspec.emit import emit
-    from slurmspec.lint.limits import MAX_SCRIPT_BYTES, read_whole
+    from slurmspec.limits import MAX_SCRIPT_BYTES, read_whole
     from slurmspec.spec import SpecError, load_spec
 
     name = "<stdin>" if args.path == "-" else args.path

@@ -146,7 +146,7 @@ def fix_and_report(inputs: list, args: argparse.Namespace, out: IO[str], config_
     from slurmspec.cli.lint_results import Verdict, shellcheck_error
     from slurmspec.lint.config import ConfigError
     from slurmspec.lint.engine import lint_script, too_large_finding
-    from slurmspec.lint.limits import NotAFile, beyond_limits, head_of, read_bounded, read_regular
+    from slurmspec.limits import NotAFile, beyond_limits, head_of, read_bounded, read_regular
     from slurmspec.parser.script import parse_script
     from slurmspec.report import default_format, resolve_color, write_report
 

@@ -191,7 +191,7 @@ def _lint_input(item: _Input, args: argparse.Namespace) -> tuple:
     ``Excerpt``, not the ``Script``, so nothing of a file outlives its findings.
     """
     from slurmspec.lint.engine import lint_script, too_large_finding
-    from slurmspec.lint.limits import beyond_limits, head_of, read_bounded
+    from slurmspec.limits import beyond_limits, head_of, read_bounded
     from slurmspec.parser.script import parse_script
     from slurmspec.report.excerpt import Excerpt
 

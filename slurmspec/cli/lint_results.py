@@ -19,7 +19,7 @@ class Verdict:
 
     def follow(self, results: Iterable[tuple]) -> Iterator[tuple]:
         """``(script or excerpt, findings)`` for the report, from ``(source, findings, fail_on, problem)``."""
-        from slurmspec.lint.diagnostic import severity_rank
+        from slurmspec.diagnostic import severity_rank
         from slurmspec.kinds import Role
         from slurmspec.lint.engine import code_of
 

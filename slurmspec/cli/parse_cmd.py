@@ -33,7 +33,7 @@ def read_script(args: argparse.Namespace, shown: str):
     from slurmspec.lint.config import ConfigError
     from slurmspec.parser.script import parse_script
 
-    from slurmspec.lint.limits import beyond_limits
+    from slurmspec.limits import beyond_limits
 
     try:
         data = read_input(args.path)

@@ -66,7 +66,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.invocation.command_line import InvocationError
     from slurmspec.invocation.submission import Invocation, split_submission
     from slurmspec.lint.config import ConfigError
-    from slurmspec.lint.limits import read_bounded
+    from slurmspec.limits import read_bounded
     from slurmspec.version import NEWEST
 
     sbatch = on_path("sbatch")
@@ -105,7 +105,7 @@ def _lint(data: bytes, script_word: str | None, settings, invocation) -> list[st
     """Report the findings on standard error; the codes of those that are errors."""
     from slurmspec.kinds import Severity
     from slurmspec.lint.engine import lint_script, too_large_finding
-    from slurmspec.lint.limits import beyond_limits, head_of
+    from slurmspec.limits import beyond_limits, head_of
     from slurmspec.parser.script import parse_script
     from slurmspec.report import default_format, resolve_color, write_report
 

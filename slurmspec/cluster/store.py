@@ -113,7 +113,7 @@ class _Table:
 
 def load_profile(path: str | os.PathLike[str]) -> Profile:
     """Read and check a profile; raise ``ProfileError`` naming the file and key on any mistake."""
-    from slurmspec.lint.limits import read_utf8
+    from slurmspec.limits import read_utf8
 
     source = os.fspath(path)
     return loads_profile(read_utf8(source, ProfileError, "cannot read the cluster profile", "a cluster profile"), source)

@@ -29,7 +29,7 @@ def emit(spec: Spec, base: str | os.PathLike | None = None, version: Version = N
             return text + body.get("script")
         from pathlib import Path  # only for a [body] file: importing it costs a few percent of an emit
 
-        from slurmspec.lint.limits import MAX_SCRIPT_BYTES, read_whole
+        from slurmspec.limits import MAX_SCRIPT_BYTES, read_whole
 
         path = Path(body.get("file"))
         path = (Path(base) / path) if base is not None and not path.is_absolute() else path

@@ -30,7 +30,7 @@ from slurmspec.fix.apply import apply_edits, choose
 from slurmspec.fix.edit import Fix
 from slurmspec.frozen import frozen
 from slurmspec.kinds import Severity
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 
 MAX_ROUNDS = 20
 

@@ -17,7 +17,7 @@ def write_fixed(path: str, data: bytes, expected: bytes, *, in_place: bool = Fal
     """
 
     def unchanged(target: str) -> None:
-        from slurmspec.lint.limits import NotAFile, read_regular
+        from slurmspec.limits import NotAFile, read_regular
 
         # Never more than one byte past what was read: enough to tell it grew. A FIFO
         # swapped in meanwhile is refused at once instead of waiting for a writer.

@@ -14,7 +14,7 @@ synthetic text itself, so ``<command line>:1:11`` points into the command line.
 While the rules run, a span in a synthetic text carries a placeholder line
 number no script reaches (``PLACEHOLDER_LINES``), the same for the whole text:
 rules phrase other occurrences as "line N" (``repeats line 3``), and
-``slurmspec.invocation.findings`` turns "line <placeholder>" into "the command
+``slurmspec.lint.invocation_findings`` turns "line <placeholder>" into "the command
 line" or "the environment" and gives the finding its real line and column.
 
 The texts are readable renderings, not inputs: the environment is one

@@ -9,7 +9,7 @@ if TYPE_CHECKING:  # pragma: no cover
 
     from slurmspec.cluster.policy import Policy
     from slurmspec.cluster.profile import Profile
-    from slurmspec.lint.diagnostic import Diagnostic
+    from slurmspec.diagnostic import Diagnostic
     from slurmspec.version import Version
 
 
@@ -31,7 +31,7 @@ def lint_text(
     (``slurmspec.invocation``); a stray argument raises ``InvocationError``.
     """
     from slurmspec.lint.engine import lint_script, too_large_finding
-    from slurmspec.lint.limits import beyond_limits, head_of
+    from slurmspec.limits import beyond_limits, head_of
     from slurmspec.parser.script import parse_script
     from slurmspec.version import NEWEST
 
@@ -58,6 +58,6 @@ def lint_text(
 def refuses(diagnostics: list["Diagnostic"]) -> bool:
     """True when the findings say sbatch (or slurmctld at submission) refuses the script."""
     from slurmspec.kinds import Severity
-    from slurmspec.lint.rule import REFUSING_FAMILIES
+    from slurmspec.check.rule import REFUSING_FAMILIES
 
     return any(d.severity is Severity.ERROR and d.family in REFUSING_FAMILIES for d in diagnostics)

@@ -33,7 +33,7 @@ from typing import Any, Iterable
 import attrs
 
 from slurmspec.frozen import frozen
-from slurmspec.lint.diagnostic import SEVERITIES
+from slurmspec.diagnostic import SEVERITIES
 # glob_regex: the name discovery and .gitignore reading import it by (slurmspec/lint/glob.py).
 from slurmspec.lint.glob import GlobError, compile_glob as glob_regex
 from slurmspec.toml_read import loads_toml
@@ -127,7 +127,7 @@ def find_config(start: str) -> str | None:
 
 
 def _has_table(path: str) -> bool:
-    from slurmspec.lint.limits import MAX_SETTINGS_BYTES, read_bounded
+    from slurmspec.limits import MAX_SETTINGS_BYTES, read_bounded
 
     try:
         data = read_bounded(path, MAX_SETTINGS_BYTES)  # past the limit: load_config says so
@@ -145,7 +145,7 @@ def _has_table(path: str) -> bool:
 
 def load_config(path: str) -> Config:
     """Read and check one configuration file; raise ``ConfigError`` on any mistake."""
-    from slurmspec.lint.limits import read_utf8
+    from slurmspec.limits import read_utf8
 
     text = read_utf8(path, ConfigError, what="a configuration file")
     try:
@@ -262,7 +262,7 @@ def _policy(path: str, prefix: str, value: Any, fail):
         if not isinstance(value, str) or not value.strip():
             raise fail("policy", 'must be a [policy] table or the path of a file holding one, e.g. "site-policy.toml"')
         source = os.path.join(os.path.dirname(os.path.abspath(path)), os.path.expanduser(value))
-        from slurmspec.lint.limits import MAX_SETTINGS_BYTES, read_whole
+        from slurmspec.limits import MAX_SETTINGS_BYTES, read_whole
 
         try:
             document = loads_toml(read_whole(source, MAX_SETTINGS_BYTES, "a site policy").decode("utf-8"))

@@ -16,14 +16,14 @@ import attrs
 
 from slurmspec.collector import collector_paused
 from slurmspec.kinds import Outcome, Role
-from slurmspec.lint.context import LOCAL, Context, FileSystem
-from slurmspec.lint.diagnostic import Diagnostic
-from slurmspec.lint.rule import Rule
+from slurmspec.check.context import LOCAL, Context, FileSystem
+from slurmspec.diagnostic import Diagnostic
+from slurmspec.check.rule import Rule
 from slurmspec.model.script import Script
 
 if TYPE_CHECKING:  # pragma: no cover
     from slurmspec.cluster.policy import Policy
-    from slurmspec.lint.limits import Beyond
+    from slurmspec.limits import Beyond
     from slurmspec.cluster.profile import Profile
     from slurmspec.lint.shellcheck import ShellCheck
 
@@ -166,7 +166,7 @@ def lint_script(
         wanted = _WithShellCheck(wanted, shellcheck)
     invoked: list[Diagnostic] = []
     if script.invocation is not None:  # findings in the sbatch environment or command line
-        from slurmspec.invocation.findings import split_by_origin
+        from slurmspec.lint.invocation_findings import split_by_origin
 
         found, invoked = split_by_origin(script, found)
     if suppress:
@@ -184,7 +184,7 @@ def lint_script(
         ]
     found.sort(key=lambda d: d.sort_key)
     if script.invocation is not None:  # sorted by offset first: the script, its environment, its command line
-        from slurmspec.invocation.findings import settle
+        from slurmspec.lint.invocation_findings import settle
 
         found = settle(script, found)
     return found
@@ -211,7 +211,7 @@ def too_large_finding(head: Script, rules: Iterable[Rule] | None = None,
     code = code_of(Role.FILE_TOO_LARGE if too_large else Role.SCRIPT_TOO_LONG)
     if rules is not None and code not in {rule.code for rule in rules}:
         return []
-    from slurmspec.lint.limits import MAX_SCRIPT_BYTES
+    from slurmspec.limits import MAX_SCRIPT_BYTES
 
     first = head.lines[0].span if head.lines else head.span(0, 0)
     context = Context(head, table)

@@ -30,7 +30,7 @@ import sys
 from typing import Iterable, Mapping
 
 from slurmspec.kinds import Family
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.model.script import Script
 
 SHELLS = ("sh", "bash", "dash", "ksh")

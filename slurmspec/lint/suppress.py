@@ -28,6 +28,7 @@ from typing import Iterator
 
 import attrs
 
+from slurmspec.body.comments import shell_comments
 from slurmspec.frozen import as_tuple, frozen
 from slurmspec.model.script import LineKind, Script
 from slurmspec.span import Span
@@ -42,8 +43,6 @@ _DIRECTIVE = re.compile(
 _KIND_WORD = re.compile(r"[ \t]*(?P<word>[A-Za-z][\w-]*)")
 # ShellCheck's codes: suppressed like rules when ``--shellcheck`` runs, ignored otherwise.
 _SHELLCHECK_CODE = re.compile(r"SC\d{4}")
-# Characters after which an unquoted "#" starts a shell comment.
-_WORD_BREAK = " \t\n;&|()<>"
 
 
 @frozen
@@ -135,7 +134,7 @@ def _markers(script: Script, line) -> Iterator[tuple[int, bool]]:
         first = source.find("#", start, end)
         regions = [] if first == -1 else [(first, end)]
     elif kind == LineKind.COMMAND:
-        regions = list(_shell_comments(source, start, end))
+        regions = list(shell_comments(source, start, end))
     else:
         return
     for region_start, region_end in regions:
@@ -145,33 +144,6 @@ def _markers(script: Script, line) -> Iterator[tuple[int, bool]]:
         at = match.start()
         line_start = source.rfind("\n", 0, at) + 1
         yield at, not source[line_start:at].strip()
-
-
-def _shell_comments(source: str, start: int, end: int) -> Iterator[tuple[int, int]]:
-    """Comment regions of a shell command: an unquoted ``#`` starting a word, to the line's end."""
-    i = start
-    single = double = False
-    while i < end:
-        ch = source[i]
-        if single:
-            if ch == "'":
-                single = False
-        elif ch == "\\":
-            i += 1
-        elif double:
-            if ch == '"':
-                double = False
-        elif ch == "'":
-            single = True
-        elif ch == '"':
-            double = True
-        elif ch == "#" and (i == start or source[i - 1] in _WORD_BREAK):
-            stop = source.find("\n", i, end)
-            stop = end if stop == -1 else stop
-            yield i, stop
-            i = stop
-            continue
-        i += 1
 
 
 def _parse(script: Script, start: int, end: int) -> Suppression | Malformed:

@@ -20,7 +20,7 @@ from lsprotocol import types
 
 from slurmspec.fix.edit import Edit
 from slurmspec.kinds import Applicability, Role
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.lint.engine import code_of
 from slurmspec.lsp.analysis import LintResult
 from slurmspec.lsp.diagnostics import to_lsp

@@ -14,7 +14,7 @@ from typing import Sequence
 import attrs
 
 from slurmspec.frozen import frozen
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.lint.shellcheck import ShellCheck, to_diagnostics
 from slurmspec.lsp.documents import Snapshot
 from slurmspec.lsp.settings import ConfigSource, LintSettings
@@ -45,9 +45,9 @@ class _Gathered(ShellCheck):
 
 
 def too_large(snapshot: Snapshot):
-    """The limit the document is past (``slurmspec.lint.limits.beyond_limits``: larger than slurmctld
+    """The limit the document is past (``slurmspec.limits.beyond_limits``: larger than slurmctld
     accepts, or longer than slurmspec analyses), else None."""
-    from slurmspec.lint.limits import beyond_limits
+    from slurmspec.limits import beyond_limits
 
     return beyond_limits(snapshot.text)
 
@@ -58,7 +58,7 @@ def parse_snapshot(snapshot: Snapshot, settings: LintSettings, beyond) -> Script
     from slurmspec.parser.script import parse_script
 
     if beyond is not None:
-        from slurmspec.lint.limits import head_of
+        from slurmspec.limits import head_of
 
         return parse_script(head_of(snapshot.text.encode("utf-8", "surrogatepass")), snapshot.path, settings.version)
     return parse_script(snapshot.text, snapshot.path, settings.version)

@@ -20,7 +20,7 @@ from typing import Iterable
 from lsprotocol import types
 
 from slurmspec.kinds import Role, Severity
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.lint.engine import code_of
 from slurmspec.lsp.positions import PositionMap
 from slurmspec.model.script import Script

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.lsp.value_text import code, typed_text
 from slurmspec.model.options import OptionSpec
 from slurmspec.model.script import Directive, Script

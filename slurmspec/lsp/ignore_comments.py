@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import bisect_right
 
 from slurmspec.fix.edit import Edit
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.lint.suppress import Suppression, find_suppressions, resolve
 from slurmspec.model.script import Line, LineKind, Script
 

@@ -25,7 +25,7 @@ import attrs
 
 from slurmspec.frozen import frozen
 from slurmspec.lint.config import DEFAULT, Config, ConfigError, find_config, load_config
-from slurmspec.lint.context import FileSystem
+from slurmspec.check.context import FileSystem
 from slurmspec.version import NEWEST, Version
 
 

@@ -15,7 +15,7 @@ before the job is submitted: Slurm 22.05 then fails the job without a log
 
 The linter cannot know where `sbatch` will run: relative names are resolved
 against the folder of the script file and the linter's own working folder, asked
-of ``fs`` (``slurmspec.lint.context.FileSystem`` or anything with ``cwd``,
+of ``fs`` (``slurmspec.check.context.FileSystem`` or anything with ``cwd``,
 ``isdir`` and ``isfile``); a folder counts as missing only when it exists in
 neither.
 """

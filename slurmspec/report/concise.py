@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import IO, Iterable
 
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.printable import printable
 from slurmspec.report.ansi import SEVERITY_STYLE, paint
 from slurmspec.report.targets import Target, target_lines

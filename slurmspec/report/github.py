@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import IO, Iterable
 
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.printable import printable
 
 LEVELS = {"error": "error", "warning": "warning", "info": "notice"}

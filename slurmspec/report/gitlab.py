@@ -16,7 +16,7 @@ from __future__ import annotations
 import hashlib
 from typing import IO, Any, Iterable, Iterator
 
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.printable import printable
 from slurmspec.report.excerpt import line_of
 from slurmspec.report.json import write_json_array

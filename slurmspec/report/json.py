@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import IO, Any, Iterable
 
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.printable import json_text, printable
 from slurmspec.report.links import rule_url
 

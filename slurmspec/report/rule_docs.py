@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Any, Iterable
 
 from slurmspec.kinds import Fixability, Severity
-from slurmspec.lint.rule import Rule
+from slurmspec.check.rule import Rule
 
 REGENERATE = "python -m slurmspec rule --all --format markdown > docs/rules.md"
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from slurmspec.kinds import Family
-from slurmspec.lint.rule import Rule, doc_sections
+from slurmspec.check.rule import Rule, doc_sections
 from slurmspec.version import SUPPORTED, Version, parse_version
 
 _BLOCK = re.compile(r"```sbatch[^\n]*\n(.*?)```", re.S)

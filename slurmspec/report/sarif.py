@@ -20,7 +20,7 @@ from typing import IO, Any, Iterable
 from urllib.parse import quote
 
 from slurmspec.kinds import Applicability
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.printable import printable
 from slurmspec.report.json import dumps
 from slurmspec.report.links import REPOSITORY, rule_url

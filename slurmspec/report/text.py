@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import IO, Iterable
 
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.model.script import Script
 from slurmspec.printable import printable
 from slurmspec.report.ansi import SEVERITY_STYLE, cell_width, paint

@@ -49,7 +49,7 @@ from hypothesis import HealthCheck, example, given, settings
 from slurmspec.cluster.importer import COMMANDS, import_profile
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint import lint_text
-from slurmspec.lint.context import Context
+from slurmspec.check.context import Context
 from slurmspec.lint.engine import registry
 from slurmspec.parser.script import parse_script
 from slurmspec.rules.cluster._fit import Kind, assessments

@@ -17,7 +17,7 @@ from slurmspec.cluster.store import load_profile
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint import lint_text
 from slurmspec.lint.engine import lint_script, registry
-from slurmspec.lint.rule import rule
+from slurmspec.check.rule import rule
 from slurmspec.parser.script import parse_script
 
 LAB = Path(__file__).resolve().parent / "profiles" / "lab.toml"

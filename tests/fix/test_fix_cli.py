@@ -16,7 +16,7 @@ from slurmspec.fix.loop import MAX_ROUNDS, fix_text
 from slurmspec.fix.write import ChangedOnDisk, write_fixed
 from slurmspec.kinds import Severity
 from slurmspec.lint import lint_text
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.parser.script import parse_script
 from slurmspec.span import Span
 

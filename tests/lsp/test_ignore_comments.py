@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from slurmspec.fix.apply import apply_edits
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.lint.engine import lint_script
 from slurmspec.lsp.ignore_comments import file_ignore, line_ignore
 from slurmspec.parser.script import parse_script

@@ -34,7 +34,7 @@ from pathlib import Path
 import pytest
 
 from slurmspec import parse
-from slurmspec.lint.context import FileSystem
+from slurmspec.check.context import FileSystem
 from slurmspec.model.job import job_model
 from slurmspec.model.logs import log_files
 from tests import oracle_tally

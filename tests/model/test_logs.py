@@ -151,7 +151,7 @@ def test_absolute_folders_count_as_missing_only_when_their_parent_exists():
     ("-J plain", "COMPLETED"),  # Slurm's default slurm-%j.out
 ])
 def test_the_model_predicts_where_a_real_job_writes(slurm_cluster, tmp_path, options, outcome):
-    from slurmspec.lint.context import FileSystem
+    from slurmspec.check.context import FileSystem
     from slurmspec.lint.engine import lint_script
     from slurmspec.parser.script import parse_script
 

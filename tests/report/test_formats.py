@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from slurmspec.cli import main
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.report import default_format, resolve_color
 from slurmspec.report.concise import concise_line
 from slurmspec.report.github import annotation

@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from slurmspec.cli import main
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.report.sarif import sarif_log
 from slurmspec.span import LineIndex
 

@@ -13,7 +13,7 @@ import os
 from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from slurmspec.kinds import Outcome, Severity
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.model.job import JobModel, job_model_of
 from slurmspec.span import Span
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from slurmspec.cluster.policy import Policy
     from slurmspec.cluster.profile import Profile
     from slurmspec.fix.edit import Fix
-    from slurmspec.lint.rule import Rule
+    from slurmspec.check.rule import Rule
     from slurmspec.model.script import Script
 
 T = TypeVar("T")
@@ -83,7 +83,7 @@ class Context:
         self.fs = fs
         self.cluster = cluster
         self.policy = policy  # a site policy from the configuration (the profile's is ``cluster.policy``)
-        self._rules = rules_by_code
+        self.rules_by_code = rules_by_code  # every rule, selected or not (a code is known even when ignored)
         self._shared: dict[Callable, Any] = {}
         self.found: list[Diagnostic] = []
         # True in the context `refusals_in` makes to try another text: only its findings count, so
@@ -93,11 +93,11 @@ class Context:
     def refusals_in(self, script: "Script") -> list[Diagnostic]:
         """What the client-side refusing rules (parse, reject) find in ``script``, another text of this
         one (what an advice or a fix would leave): for a rule whose advice must not bring a refusal."""
-        from slurmspec.lint.rule import REFUSING_FAMILIES
+        from slurmspec.check.rule import REFUSING_FAMILIES
 
-        other = Context(script, self._rules, self.fs, self.cluster, self.policy)
+        other = Context(script, self.rules_by_code, self.fs, self.cluster, self.policy)
         other.trying = True
-        for rule in self._rules.values():
+        for rule in self.rules_by_code.values():
             if rule.family in REFUSING_FAMILIES:
                 try:
                     rule.check(other)
@@ -111,7 +111,7 @@ class Context:
         notes: tuple[str, ...] = (), fix: "Fix | None" = None,
     ) -> None:
         """Add a finding of rule ``code``; ``severity``/``outcome`` override the rule's for this one."""
-        rule = self._rules[code]
+        rule = self.rules_by_code[code]
         self.found.append(
             Diagnostic(
                 code=rule.code,

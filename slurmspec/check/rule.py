@@ -28,7 +28,7 @@ from slurmspec.frozen import frozen
 from slurmspec.kinds import Family, Fixability, Outcome, Role, Severity
 
 if TYPE_CHECKING:  # pragma: no cover
-    from slurmspec.lint.context import Context
+    from slurmspec.check.context import Context
 
 DOC_HEADINGS = ("What it does", "Why is this bad?", "Example", "Use instead", "Slurm versions", "References")
 

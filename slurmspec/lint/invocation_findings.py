@@ -28,7 +28,7 @@ import attrs
 from slurmspec.gates import MAIL_TYPE_LAST_WINS
 from slurmspec.invocation.sources import PLACEHOLDER_LINES
 from slurmspec.kinds import Origin, Outcome, Role
-from slurmspec.lint.diagnostic import Diagnostic
+from slurmspec.diagnostic import Diagnostic
 from slurmspec.lint.engine import code_of
 from slurmspec.model.script import Directive, Script
 
