@@ -74,7 +74,7 @@ MUTANTS = (
            ("tests/cluster/test_array_site_limit.py",)),
     Mutant("jobs-files-a-reply-under-the-wrong-chunk", "slurmspec/cli/lint_pool.py",
            "index = worker.given.popleft()", "index = worker.given.pop()", ("tests/test_lint_jobs.py",)),
-    Mutant("failed-sbatch-version-never-retried", "slurmspec/cli/installed.py",
+    Mutant("failed-sbatch-version-never-retried", "slurmspec/settings/installed.py",
            "return FAILED if fresh and entry.get(\"config\") == _config_key() else None", "return FAILED",
            ("tests/cluster/test_lint_with_profile.py",)),
 )

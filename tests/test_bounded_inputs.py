@@ -223,7 +223,7 @@ def test_a_malformed_glob_in_a_gitignore_matches_nothing(tmp_path):
     ("legacy/**.sh", "legacy/a.sh", True),
 ])
 def test_glob_matches(pattern, path, matches):
-    from slurmspec.lint.glob import compile_glob
+    from slurmspec.settings.glob import compile_glob
 
     assert compile_glob(pattern).fullmatch(path) is matches
 

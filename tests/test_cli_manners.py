@@ -15,7 +15,7 @@ CLEAN = "#!/bin/bash\n#SBATCH --nodes=1\n#SBATCH --time=10\nsrun x\n"
 @pytest.fixture
 def no_sbatch(monkeypatch):
     """No installed sbatch answers: the target falls to the newest release."""
-    monkeypatch.setattr("slurmspec.cli.common.installed_sbatch_version", lambda: None)
+    monkeypatch.setattr("slurmspec.settings.release.installed_sbatch_version", lambda: None)
 
 
 @pytest.fixture

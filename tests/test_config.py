@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from slurmspec.cli import main
-from slurmspec.lint.config import ConfigError, find_config, load_config
+from slurmspec.settings.config import ConfigError, find_config, load_config
 
 BAD_TIME = "#!/bin/bash\n#SBATCH --time=2h\nsrun x\n"  # SB110 error
 POWER = "#!/bin/bash\n#SBATCH --power=level\nsrun x\n"  # SB003 on 24.05+, fine on 23.11
@@ -89,7 +89,7 @@ def test_fail_on_from_config_and_cli_override(tree, capsys):
 
 def test_slurm_version_from_config_and_cli_override(tree, capsys, monkeypatch):
     # Without a configuration the default would be an installed sbatch's release: none here.
-    monkeypatch.setattr("slurmspec.cli.common.installed_sbatch_version", lambda: None)
+    monkeypatch.setattr("slurmspec.settings.release.installed_sbatch_version", lambda: None)
     (tree / "p.sbatch").write_text(POWER)
     (tree / "slurmspec.toml").write_text('slurm-version = "23.11"\n')
     assert main(["lint", str(tree / "p.sbatch")]) == 0

@@ -9,7 +9,7 @@ from hypothesis import given
 
 from slurmspec.cli import main
 from slurmspec.kinds import Outcome
-from slurmspec.lint.config import ConfigError, load_config
+from slurmspec.settings.config import ConfigError, load_config
 from slurmspec.lint.engine import default_codes, is_default, registry, select_rules, selector_matches
 from tests.strategies import rule_selectors
 

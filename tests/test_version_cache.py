@@ -1,4 +1,4 @@
-"""The remembered ``sbatch --version`` (``slurmspec/cli/installed.py``) is used only from a folder nobody else controls.
+"""The remembered ``sbatch --version`` (``slurmspec/settings/installed.py``) is used only from a folder nobody else controls.
 
 ``XDG_CACHE_HOME`` may name a folder other users can write: there they could
 plant an answer, or a FIFO that would hang every lint. Then nothing is cached,
@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from slurmspec.cli import common
+from slurmspec.settings import release
 
 
 @pytest.fixture
@@ -27,9 +27,9 @@ def sbatch(tmp_path, monkeypatch) -> Path:
     program.write_text(f'#!/bin/sh\necho >> "{tmp_path / "asked"}"\necho "slurm 23.11.4"\n')
     program.chmod(0o755)
     monkeypatch.setenv("PATH", str(folder))
-    common.installed_sbatch_version.cache_clear()
+    release.installed_sbatch_version.cache_clear()
     yield program
-    common.installed_sbatch_version.cache_clear()
+    release.installed_sbatch_version.cache_clear()
 
 
 def asked(tmp_path: Path) -> int:
@@ -38,8 +38,8 @@ def asked(tmp_path: Path) -> int:
 
 def version_twice() -> None:
     for _ in range(2):
-        common.installed_sbatch_version.cache_clear()
-        assert common.installed_sbatch_version() == (23, 11)
+        release.installed_sbatch_version.cache_clear()
+        assert release.installed_sbatch_version() == (23, 11)
 
 
 def cache_home(tmp_path: Path, monkeypatch, mode: int) -> Path:

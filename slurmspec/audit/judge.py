@@ -79,11 +79,12 @@ class Judge:
     def __init__(self, version: "Version", rules: "Iterable[Rule] | None" = None, *,
                  cluster: "Profile | None" = None, policy: "Policy | None" = None,
                  severity: Mapping[str, str] | None = None) -> None:
+        from slurmspec.lint.pipeline import LintSettings, every_rule
+
         self.version = version
-        self.rules = None if rules is None else list(rules)
-        self.cluster = cluster
-        self.policy = policy
-        self.severity = dict(severity or {})
+        # Without ``rules``, every rule (``audit`` passes its own selection).
+        self.settings = LintSettings(every_rule() if rules is None else rules, severity=dict(severity or {}),
+                                     version=version, cluster=cluster, policy=policy)
         self._cache: dict[str, tuple[Finding, ...]] = {}
         self.lint_runs = 0
 
@@ -98,25 +99,22 @@ class Judge:
         return found
 
     def _lint(self, script: bytes, submission: Submission) -> tuple[Finding, ...]:
+        import attrs
+
         from slurmspec.invocation.command_line import InvocationError
         from slurmspec.invocation.submission import Invocation
-        from slurmspec.lint.engine import lint_script, too_large_finding
-        from slurmspec.limits import beyond_limits, head_of
-        from slurmspec.parser.script import parse_script
+        from slurmspec.lint.pipeline import lint_source
 
         self.lint_runs += 1
-        if (beyond := beyond_limits(script)) is not None:
-            parsed = parse_script(head_of(script), None, self.version)
-            return summarise(too_large_finding(parsed, self.rules, beyond))
-        parsed = parse_script(script, None, self.version)
-        if submission.options or submission.environ:
-            try:
-                parsed = Invocation(submission.options, dict(submission.environ)).apply(parsed)
-            except InvocationError:
-                pass  # judged as the script alone: the recorded submit line was not sbatch's own words
         fs = FileSystem(cwd=submission.work_dir) if submission.work_dir else _UnknownFolders()
-        found = lint_script(parsed, self.rules, severity=self.severity, fs=fs, cluster=self.cluster, policy=self.policy)
-        return summarise(found)
+        settings = attrs.evolve(self.settings, fs=fs)
+        try:
+            invocation = None
+            if submission.options or submission.environ:
+                invocation = Invocation(submission.options, dict(submission.environ))
+            return summarise(lint_source(script, settings, invocation=invocation).diagnostics)
+        except InvocationError:  # judged as the script alone: the recorded submit line was not sbatch's own words
+            return summarise(lint_source(script, settings).diagnostics)
 
 
 class _UnknownFolders(FileSystem):

@@ -1,7 +1,7 @@
 """Command-line interface: one module per command, each with ``add_parser`` and ``run``.
 
 Settings come from, in increasing priority: the defaults, the nearest
-configuration file (``slurmspec/lint/config.py``), the command line. Exit
+configuration file (``slurmspec/settings/config.py``), the command line. Exit
 codes are documented in ``slurmspec/cli/common.py``.
 """
 

@@ -82,7 +82,7 @@ def _output_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.audit.sacct import AccountingError
     from slurmspec.cluster.errors import ProfileError
-    from slurmspec.lint.config import ConfigError
+    from slurmspec.settings.config import ConfigError
 
     try:
         if args.audit_action == "merge":
@@ -98,7 +98,8 @@ def _audit(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.audit.pipeline import Shard, run_audit
     from slurmspec.audit.sacct import SacctSource
     from slurmspec.audit.tally import Tally
-    from slurmspec.cli.common import configs, on_path, target_version, unknown_selectors
+    from slurmspec.cli.common import configs, unknown_selectors
+    from slurmspec.settings.release import on_path, target_version
     from slurmspec.lint.engine import select_rules
     from slurmspec.version import format_version
 
@@ -165,7 +166,7 @@ def _relative(when: str) -> bool:
 
 
 def _cluster(args: argparse.Namespace, config):
-    from slurmspec.cli.common import load_cluster
+    from slurmspec.settings.resolve import load_cluster
 
     if not args.import_cluster:
         return load_cluster(args.cluster or config.cluster, {})

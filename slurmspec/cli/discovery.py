@@ -43,7 +43,7 @@ class Exclusion:
     def __init__(self, patterns: Sequence[tuple[str, str]], respect_gitignore: bool = True,
                  force: bool = False) -> None:
         """``patterns`` are (glob, the folder it is relative to) pairs."""
-        from slurmspec.lint.config import glob_regex
+        from slurmspec.settings.config import glob_regex
 
         self.globs = []
         for pattern, root in patterns:

@@ -64,7 +64,7 @@ def spec_problem(path: str, line: int, column: int, message: str) -> None:
 
 
 def run(args: argparse.Namespace, out: IO[str]) -> int:
-    from slurmspec.cli.common import target_version
+    from slurmspec.settings.release import target_version
     from slurmspec.emit import emit
     from slurmspec.limits import MAX_SCRIPT_BYTES, read_whole
     from slurmspec.spec import SpecError, load_spec
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
         spec_problem(name, 1, 1, f"a TOML file must be UTF-8 ({exc.reason} at byte {exc.start})")
         return EXIT_ERROR
     from slurmspec.cluster.errors import ProfileError  # not .profile: its model is needed only with a profile
-    from slurmspec.lint.config import ConfigError
+    from slurmspec.settings.config import ConfigError
 
     try:
         config, cluster, policy = _cluster(args)
@@ -134,8 +134,8 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
 
 def _cluster(args: argparse.Namespace):
     """(configuration, profile, the configuration's policy) for this spec; raises ``ConfigError``/``ProfileError``."""
-    from slurmspec.cli.common import load_cluster
-    from slurmspec.lint.config import find_config, load_config
+    from slurmspec.settings.resolve import load_cluster
+    from slurmspec.settings.config import find_config, load_config
 
     config = None
     if args.config:

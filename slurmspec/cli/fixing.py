@@ -40,31 +40,21 @@ def wanted(args: argparse.Namespace) -> bool:
     return args.fix or args.diff
 
 
-def _linter(shown: str, settings, args: argparse.Namespace):
-    from slurmspec.lint.engine import lint_script
-    from slurmspec.parser.script import parse_script
-
-    def lint(text: str | bytes):
-        script = parse_script(text, shown, settings.version)
-        found = lint_script(script, settings.rules, severity=settings.severity, suppress=not args.no_suppress,
-                            cluster=settings.cluster, policy=settings.policy)
-        return script.to_text(), found
-
-    return lint
-
-
 def fix_input(data: bytes, shown: str, settings, args: argparse.Namespace) -> "FixOutcome":
     from slurmspec.fix.loop import fix_text
+    from slurmspec.lint.pipeline import fix_round_linter
     from slurmspec.parser.script import decode
 
-    return fix_text(decode(data)[0], _linter(shown, settings, args), unsafe=args.unsafe_fixes)
+    return fix_text(decode(data)[0], fix_round_linter(settings, shown), unsafe=args.unsafe_fixes)
 
 
 def _as_on_disk(outcome: "FixOutcome", shown: str, settings, args: argparse.Namespace) -> "FixOutcome":
     """The outcome for a file the fixes could not be written to: nothing applied, its own findings remain."""
     import attrs
 
-    found = _linter(shown, settings, args)(outcome.original)[1]
+    from slurmspec.lint.pipeline import fix_round_linter
+
+    found = fix_round_linter(settings, shown)(outcome.original)[1]
     return attrs.evolve(outcome, text=outcome.original, applied=(), diagnostics=tuple(found), revealed=(), steps=())
 
 
@@ -144,9 +134,9 @@ def fix_and_report(inputs: list, args: argparse.Namespace, out: IO[str], config_
     this process (they write files and diffs in order), then the summary and the report."""
     from slurmspec.cli.common import EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, error
     from slurmspec.cli.lint_results import Verdict, shellcheck_error
-    from slurmspec.lint.config import ConfigError
-    from slurmspec.lint.engine import lint_script, too_large_finding
-    from slurmspec.limits import NotAFile, beyond_limits, head_of, read_bounded, read_regular
+    from slurmspec.settings.config import ConfigError
+    from slurmspec.limits import NotAFile, beyond_limits, read_bounded, read_regular
+    from slurmspec.lint.pipeline import lint_script_with, lint_source
     from slurmspec.parser.script import parse_script
     from slurmspec.report import default_format, resolve_color, write_report
 
@@ -166,9 +156,8 @@ def fix_and_report(inputs: list, args: argparse.Namespace, out: IO[str], config_
         except OSError as exc:
             errors.append(f"{shown}: cannot read: {exc.strerror or exc}")
             continue
-        if (beyond := beyond_limits(data)) is not None:  # over 4 MiB or what is analysed: never fixed
-            script = parse_script(head_of(data), shown, settings.version)
-            results.append((script, too_large_finding(script, settings.rules, beyond), settings.fail_on, None))
+        if beyond_limits(data) is not None:  # over 4 MiB or what is analysed: never fixed
+            results.append((*lint_source(data, settings, shown), settings.fail_on, None))
             continue
         shellcheck = settings.shellcheck_for(item.located)
         try:
@@ -178,9 +167,7 @@ def fix_and_report(inputs: list, args: argparse.Namespace, out: IO[str], config_
             fixed.append((shown, outcome))
             script, found = parse_script(outcome.text, shown, settings.version), list(outcome.diagnostics)
             if shellcheck is not None:  # the fix rounds run without it: once, on the final text
-                found = lint_script(script, settings.rules, severity=settings.severity,
-                                    suppress=not args.no_suppress, shellcheck=shellcheck, cluster=settings.cluster,
-                                    policy=settings.policy)
+                found = lint_script_with(script, settings, shellcheck=shellcheck).diagnostics
         except shellcheck_failed as exc:
             return error(str(exc))
         results.append((script, found, settings.fail_on, None))

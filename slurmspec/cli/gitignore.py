@@ -25,7 +25,7 @@ from __future__ import annotations
 import os
 from typing import Iterable, NamedTuple
 
-from slurmspec.lint.config import GlobError, glob_regex
+from slurmspec.settings.config import GlobError, glob_regex
 
 # .gitignore files larger than this are not read: no real one comes near it.
 _MAX_BYTES = 1 << 20

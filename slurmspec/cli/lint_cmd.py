@@ -5,12 +5,15 @@ from __future__ import annotations
 import argparse
 import os
 from functools import partial
-from typing import IO, NamedTuple, Sequence
+from typing import IO, TYPE_CHECKING, NamedTuple, Sequence
 
 from slurmspec.report import COLOR_CHOICES, FORMATS
 from slurmspec.cli.common import (
     EXIT_ERROR, EXIT_FINDINGS, EXIT_OK, add_common, codes_arg, configs, error, unknown_selectors,
 )
+
+if TYPE_CHECKING:  # pragma: no cover
+    from slurmspec.lint.pipeline import LintSettings
 
 def add_parser(commands) -> None:
     lint = commands.add_parser("lint", help="report problems in batch scripts")
@@ -68,7 +71,7 @@ def add_parser(commands) -> None:
 
 
 def _globs(text: str) -> list[str]:
-    from slurmspec.lint.config import GlobError, glob_regex
+    from slurmspec.settings.config import GlobError, glob_regex
 
     globs = [glob.strip() for glob in text.split(",") if glob.strip()]
     for glob in globs:
@@ -114,37 +117,13 @@ def _jobs(text: str) -> int:
     return value
 
 
-class _Settings:
-    """Effective settings for one file: configuration merged with the command line."""
+def settings_for(args: argparse.Namespace, config, path: str | None, profiles: dict | None = None):
+    """The ``LintSettings`` of one file: its configuration under the command line's flags; raises
+    ``ConfigError``/``ProfileError``. ``profiles`` keeps the cluster profiles read, by path."""
+    from slurmspec.settings.resolve import Overrides, load_cluster, resolve_settings
 
-    def __init__(self, args: argparse.Namespace, config, path: str | None, profiles: dict | None = None) -> None:
-        from slurmspec.cli.common import load_cluster, target_version
-        from slurmspec.lint.engine import select_rules
-
-        select = args.select or config.select
-        extend = args.extend_select if args.select else (*config.extend_select, *args.extend_select)
-        ignore = (*config.ignore, *args.ignore, *config.ignores_for(path))
-        self.rules = select_rules(select, ignore, extend)
-        self.severity = config.severities(rule.code for rule in self.rules)
-        self.cluster = load_cluster(args.cluster or config.cluster, {} if profiles is None else profiles)
-        self.policy = config.policy  # the configuration's [policy]; the profile's is self.cluster.policy
-        if self.cluster is not None and self.policy is not None:  # the profile's own is checked as it loads
-            from slurmspec.cluster.policy import check_policy
-
-            check_policy(self.policy, self.cluster)
-        self.version, self.version_from = target_version(args.slurm_version, config.slurm_version, self.cluster)
-        self.fail_on = args.fail_on or config.fail_on or "warning"
-        self.shellcheck = config.shellcheck if args.shellcheck is None else args.shellcheck
-        self.select, self.ignore, self.severity_selectors = (*select, *extend), ignore, dict(config.severity)
-
-    def shellcheck_for(self, located: str | None):
-        """ShellCheck as a checker for one file (it reads ``.shellcheckrc`` beside it), or None."""
-        if not self.shellcheck:
-            return None
-        from slurmspec.lint.shellcheck import ShellCheck
-
-        return ShellCheck(self.select, self.ignore, self.severity_selectors,
-                          cwd=os.path.dirname(os.path.abspath(located)) if located else None)
+    cache = {} if profiles is None else profiles
+    return resolve_settings(config, Overrides.of(args), path, lambda profile: load_cluster(profile, cache))
 
 
 class _Input(NamedTuple):
@@ -153,7 +132,7 @@ class _Input(NamedTuple):
     path: str | None  # None: ``problem`` says why
     shown: str = ""  # the name in the report
     located: str | None = None  # where its configuration (and .shellcheckrc) is looked up
-    settings: _Settings | None = None
+    settings: "LintSettings | None" = None
     problem: str | None = None
 
 
@@ -178,7 +157,7 @@ def _inputs(args: argparse.Namespace, config_cache) -> list[_Input]:
         config = config_cache.for_path(located)
         key = (config, config.ignores_for(located))
         if key not in settings_cache:
-            settings_cache[key] = _Settings(args, config, located, profiles)
+            settings_cache[key] = settings_for(args, config, located, profiles)
         found.append(_Input(path, shown, located, settings_cache[key]))
     found.extend(_Input(None, problem=message) for message in missing)
     return found
@@ -190,9 +169,8 @@ def _lint_input(item: _Input, args: argparse.Namespace) -> tuple:
     The same function runs in this process and in ``--jobs`` workers; it returns an
     ``Excerpt``, not the ``Script``, so nothing of a file outlives its findings.
     """
-    from slurmspec.lint.engine import lint_script, too_large_finding
-    from slurmspec.limits import beyond_limits, head_of, read_bounded
-    from slurmspec.parser.script import parse_script
+    from slurmspec.limits import read_bounded
+    from slurmspec.lint.pipeline import lint_source
     from slurmspec.report.excerpt import Excerpt
 
     if item.path is None:
@@ -202,16 +180,9 @@ def _lint_input(item: _Input, args: argparse.Namespace) -> tuple:
         data = read_bounded(item.path)
     except OSError as exc:
         return None, (), None, f"{item.shown}: cannot read: {exc.strerror or exc}"
-    if (beyond := beyond_limits(data)) is not None:  # over 4 MiB, or more than slurmspec analyses
-        script = parse_script(head_of(data), item.shown, settings.version)
-        found = too_large_finding(script, settings.rules, beyond)
-    else:
-        script = parse_script(data, item.shown, settings.version)
-        if getattr(args, "invocation", None) is not None:  # checked in run(): never raises here
-            script = args.invocation.apply(script)
-        found = lint_script(script, settings.rules, severity=settings.severity, suppress=not args.no_suppress,
-                            shellcheck=settings.shellcheck_for(item.located), cluster=settings.cluster,
-                            policy=settings.policy)
+    # args.invocation was checked in run(): applying it never raises here.
+    script, found = lint_source(data, settings, item.shown, invocation=getattr(args, "invocation", None),
+                                shellcheck=settings.shellcheck_for(item.located))
     return Excerpt.of(script, found), found, settings.fail_on, None
 
 
@@ -271,7 +242,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
 
 def _run(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.cluster.errors import ProfileError
-    from slurmspec.lint.config import ConfigError
+    from slurmspec.settings.config import ConfigError
 
     if args.unsafe_fixes and not (args.fix or args.diff):
         return error("--unsafe-fixes needs --fix or --diff")

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     except ImportError:
         return error("`slurmspec lsp` needs the optional dependency pygls; install it with"
                      " `pip install 'slurmspec[lsp]'`")
-    from slurmspec.lint.config import ConfigError, load_config
+    from slurmspec.settings.config import ConfigError, load_config
     from slurmspec.lsp.server import serve
     from slurmspec.lsp.settings import ConfigSource
 

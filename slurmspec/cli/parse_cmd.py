@@ -30,7 +30,7 @@ def read_script(args: argparse.Namespace, shown: str):
     """``args.path`` (``-``: standard input) parsed for the release ``script_release`` picks, or the exit code
     after saying why it could not be (unreadable: ``shown`` names it; a bad configuration or profile)."""
     from slurmspec.cluster.errors import ProfileError
-    from slurmspec.lint.config import ConfigError
+    from slurmspec.settings.config import ConfigError
     from slurmspec.parser.script import parse_script
 
     from slurmspec.limits import beyond_limits
@@ -58,7 +58,8 @@ def script_release(args: argparse.Namespace, path: str | None):
     The profile is read only when neither of the first two decides. Raises
     ``ConfigError`` or ``ProfileError`` (exit 2, as for ``lint``).
     """
-    from slurmspec.cli.common import load_cluster, target_version
+    from slurmspec.settings.release import target_version
+    from slurmspec.settings.resolve import load_cluster
 
     config = configs(args).for_path(path)
     cluster = None

@@ -60,12 +60,13 @@ def _settings_args() -> argparse.Namespace:
 
 
 def run(args: argparse.Namespace, out: IO[str]) -> int:
-    from slurmspec.cli.common import configs, on_path
-    from slurmspec.cli.lint_cmd import _Settings
+    from slurmspec.cli.common import configs
+    from slurmspec.settings.release import on_path
+    from slurmspec.cli.lint_cmd import settings_for
     from slurmspec.cluster.errors import ProfileError
     from slurmspec.invocation.command_line import InvocationError
     from slurmspec.invocation.submission import Invocation, split_submission
-    from slurmspec.lint.config import ConfigError
+    from slurmspec.settings.config import ConfigError
     from slurmspec.limits import read_bounded
     from slurmspec.version import NEWEST
 
@@ -77,7 +78,7 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
     _, script_word, _ = split_submission(argv, NEWEST)
     try:
         config = configs(settings_args).for_path(script_word)
-        settings = _Settings(settings_args, config, script_word)
+        settings = settings_for(settings_args, config, script_word)
     except (ConfigError, ProfileError) as exc:
         return error(str(exc))
     options, script_word, _ = split_submission(argv, settings.version)  # the target's own option table
@@ -104,19 +105,11 @@ def run(args: argparse.Namespace, out: IO[str]) -> int:
 def _lint(data: bytes, script_word: str | None, settings, invocation) -> list[str]:
     """Report the findings on standard error; the codes of those that are errors."""
     from slurmspec.kinds import Severity
-    from slurmspec.lint.engine import lint_script, too_large_finding
-    from slurmspec.limits import beyond_limits, head_of
-    from slurmspec.parser.script import parse_script
+    from slurmspec.lint.pipeline import lint_source
     from slurmspec.report import default_format, resolve_color, write_report
 
-    shown = script_word or "<stdin>"
-    if (beyond := beyond_limits(data)) is not None:
-        script = parse_script(head_of(data), shown, settings.version)
-        found = too_large_finding(script, settings.rules, beyond)
-    else:
-        script = invocation.apply(parse_script(data, shown, settings.version))
-        found = lint_script(script, settings.rules, severity=settings.severity, cluster=settings.cluster,
-                            policy=settings.policy, shellcheck=settings.shellcheck_for(script_word))
+    script, found = lint_source(data, settings, script_word or "<stdin>", invocation=invocation,
+                                shellcheck=settings.shellcheck_for(script_word))
     stream = sys.stderr
     if found:
         write_report(default_format(stream), [(script, found)], stream, color=resolve_color("auto", stream),

@@ -1,4 +1,4 @@
-"""Linting: rules, the engine that runs them, and the diagnostics they produce."""
+"""Linting: the engine that runs the rules, and the one pipeline every caller lints a text with."""
 
 from __future__ import annotations
 
@@ -30,34 +30,25 @@ def lint_text(
     the ``SBATCH_*`` variables it reads count) lint the request as sbatch will see it
     (``slurmspec.invocation``); a stray argument raises ``InvocationError``.
     """
-    from slurmspec.lint.engine import lint_script, too_large_finding
-    from slurmspec.limits import beyond_limits, head_of
-    from slurmspec.parser.script import parse_script
+    from slurmspec.lint.pipeline import LintSettings, every_rule, lint_source
     from slurmspec.version import NEWEST
 
     if version is None and cluster is not None:
         version = cluster.version
-    data = source.encode("utf-8", "surrogateescape") if isinstance(source, str) else source
-    if (beyond := beyond_limits(data)) is not None:
-        return too_large_finding(parse_script(head_of(data), path, version or NEWEST), None, beyond)
-    checker = None
-    if shellcheck:
-        import os
-
-        from slurmspec.lint.shellcheck import ShellCheck
-
-        checker = ShellCheck(cwd=os.path.dirname(os.path.abspath(path)) if path else None)
-    script = parse_script(source, path, version or NEWEST)
+    settings = LintSettings(every_rule(), version=version or NEWEST, shellcheck=shellcheck, cluster=cluster,
+                            policy=policy)
+    invocation = None
     if argv is not None or environ is not None:
         from slurmspec.invocation.submission import Invocation
 
-        script = Invocation(argv or (), environ or {}).apply(script)
-    return lint_script(script, shellcheck=checker, cluster=cluster, policy=policy)
+        invocation = Invocation(argv or (), environ or {})
+    shellcheck_run = settings.shellcheck_for(path)
+    return lint_source(source, settings, path, invocation=invocation, shellcheck=shellcheck_run).diagnostics
 
 
 def refuses(diagnostics: list["Diagnostic"]) -> bool:
     """True when the findings say sbatch (or slurmctld at submission) refuses the script."""
-    from slurmspec.kinds import Severity
     from slurmspec.check.rule import REFUSING_FAMILIES
+    from slurmspec.kinds import Severity
 
     return any(d.severity is Severity.ERROR and d.family in REFUSING_FAMILIES for d in diagnostics)

@@ -127,17 +127,10 @@ class ActionBuilder:
         if not any(d.fix is not None and d.fix.applies(False) for d in self.result.diagnostics):
             return None
         from slurmspec.fix.loop import fix_text
-        from slurmspec.lint.engine import lint_script
-        from slurmspec.parser.script import parse_script
+        from slurmspec.lint.pipeline import fix_round_linter
 
         snapshot, settings = self.result.snapshot, self.result.settings
-
-        def lint(text: str):
-            script = parse_script(text, snapshot.path, settings.version)
-            return script.to_text(), lint_script(script, settings.rules, severity=settings.severity, fs=settings.fs,
-                                                 cluster=settings.cluster, policy=settings.policy)
-
-        outcome = fix_text(snapshot.text, lint, unsafe=False)
+        outcome = fix_text(snapshot.text, fix_round_linter(settings, snapshot.path), unsafe=False)
         if outcome.failure is not None or not outcome.changed:
             return None
         return types.CodeAction(

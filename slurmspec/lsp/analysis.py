@@ -1,7 +1,7 @@
 """One lint of one document version, exactly as ``slurmspec lint`` would do it; runs on a worker thread.
 
-Same engine (``lint_script``), same rules, severities, suppressions and size
-limit as the CLI. ShellCheck's findings, when the configuration asks for them,
+Same pipeline (``slurmspec.lint.pipeline.lint_source``), same rules, severities,
+suppressions and size limit as the CLI. ShellCheck's findings, when the configuration asks for them,
 are gathered by the caller off the event loop (``slurmspec.lsp.shellcheck``)
 and handed in as ``shellcheck_comments``, so that they pass through the same
 suppression comments and selectors as on the command line.
@@ -17,7 +17,8 @@ from slurmspec.frozen import frozen
 from slurmspec.diagnostic import Diagnostic
 from slurmspec.lint.shellcheck import ShellCheck, to_diagnostics
 from slurmspec.lsp.documents import Snapshot
-from slurmspec.lsp.settings import ConfigSource, LintSettings
+from slurmspec.lint.pipeline import LintSettings
+from slurmspec.lsp.settings import ConfigSource
 from slurmspec.model.script import Script
 
 
@@ -44,26 +45,6 @@ class _Gathered(ShellCheck):
         return [attrs.evolve(d, severity=_override(d.code, self.severity) or d.severity) for d in found]
 
 
-def too_large(snapshot: Snapshot):
-    """The limit the document is past (``slurmspec.limits.beyond_limits``: larger than slurmctld
-    accepts, or longer than slurmspec analyses), else None."""
-    from slurmspec.limits import beyond_limits
-
-    return beyond_limits(snapshot.text)
-
-
-def parse_snapshot(snapshot: Snapshot, settings: LintSettings, beyond) -> Script:
-    """The parsed document; of a document past a limit (``beyond``, from ``too_large``), only its
-    head, as the CLI does."""
-    from slurmspec.parser.script import parse_script
-
-    if beyond is not None:
-        from slurmspec.limits import head_of
-
-        return parse_script(head_of(snapshot.text.encode("utf-8", "surrogatepass")), snapshot.path, settings.version)
-    return parse_script(snapshot.text, snapshot.path, settings.version)
-
-
 def lint_document(snapshot: Snapshot, configs: ConfigSource) -> LintResult:
     """Find the document's settings, then lint it (both can take a while: a worker thread's job)."""
     return lint_snapshot(snapshot, configs.settings_for(snapshot.path))
@@ -75,15 +56,10 @@ def lint_snapshot(
     """The findings for one document version (none for a document that is not a batch script)."""
     if settings.error is not None or not snapshot.is_script:
         return LintResult(snapshot, None, (), settings)
-    from slurmspec.lint.engine import lint_script, too_large_finding
+    from slurmspec.lint.pipeline import lint_source
 
-    beyond = too_large(snapshot)
-    script = parse_snapshot(snapshot, settings, beyond)
-    if beyond is not None:  # SB106 or SB905 alone, never analysed
-        return LintResult(snapshot, script, tuple(too_large_finding(script, settings.rules, beyond)), settings)
     checker = None
     if shellcheck_comments is not None:
-        checker = _Gathered(settings.shellcheck_checker(snapshot.path), shellcheck_comments)
-    found = lint_script(script, settings.rules, severity=settings.severity, fs=settings.fs, shellcheck=checker,
-                        cluster=settings.cluster, policy=settings.policy)
+        checker = _Gathered(settings.shellcheck_for(snapshot.path), shellcheck_comments)
+    script, found = lint_source(snapshot.text, settings, snapshot.path, shellcheck=checker)
     return LintResult(snapshot, script, tuple(found), settings, with_shellcheck=checker is not None)

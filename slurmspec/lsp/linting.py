@@ -24,7 +24,8 @@ from lsprotocol import types
 from slurmspec.lsp.analysis import LintResult, lint_document, lint_snapshot
 from slurmspec.lsp.diagnostics import all_to_lsp, configuration_problem
 from slurmspec.lsp.documents import Document, Documents
-from slurmspec.lsp.settings import ConfigSource, LintSettings
+from slurmspec.lint.pipeline import LintSettings
+from slurmspec.lsp.settings import ConfigSource
 
 DEBOUNCE_SECONDS = 0.2
 log = logging.getLogger("slurmspec.lsp")
@@ -118,7 +119,7 @@ class Linter:
             return  # no shebang, or not a shell ShellCheck reads: the CLI skips it too
         snapshot, settings = result.snapshot, result.settings
         try:
-            comments = await gather_comments(snapshot.text, shell, settings.shellcheck_checker(snapshot.path).cwd)
+            comments = await gather_comments(snapshot.text, shell, settings.shellcheck_for(snapshot.path).cwd)
         except ShellCheckError as exc:
             self._warn_once(str(exc))
             return

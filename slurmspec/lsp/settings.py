@@ -1,10 +1,11 @@
 """What a document is linted with: the configuration the CLI would find for it, turned into settings.
 
-Discovery is the CLI's (``slurmspec.lint.config``: the nearest
+Discovery is the CLI's (``slurmspec.settings.config``: the nearest
 ``slurmspec.toml`` or ``pyproject.toml`` with ``[tool.slurmspec]`` above the
 file; for an unsaved buffer, above the workspace folder), and so are the
 cluster profile (the configuration's ``cluster``), its policy check and the
-choice of target release (``slurmspec.cli.common.target_version``);
+choice of target release (``slurmspec.settings.release.target_version``): both
+resolve through ``slurmspec.settings.resolve``;
 ``--config``, ``--no-config``, ``--cluster`` and ``--slurm-version`` given to
 ``slurmspec lsp`` mean what they mean for ``lint``. Unlike the CLI's
 ``ConfigCache``, which lives for one run, the server lives for hours:
@@ -19,39 +20,12 @@ the editor, where the CLI would exit 2.
 from __future__ import annotations
 
 import os
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
-import attrs
-
-from slurmspec.frozen import frozen
-from slurmspec.lint.config import DEFAULT, Config, ConfigError, find_config, load_config
 from slurmspec.check.context import FileSystem
-from slurmspec.version import NEWEST, Version
-
-
-@frozen(eq=False)
-class LintSettings:
-    """Everything one lint needs besides the text; ``error`` is a configuration that cannot be used."""
-
-    rules: tuple = ()
-    severity: Mapping[str, str] = attrs.field(factory=dict)
-    version: Version = NEWEST
-    shellcheck: bool = False
-    select: tuple[str, ...] = ()
-    ignore: tuple[str, ...] = ()
-    severity_selectors: Mapping[str, str] = attrs.field(factory=dict)
-    fs: FileSystem = attrs.field(factory=FileSystem)
-    config_path: str | None = None
-    cluster: Any = None  # slurmspec.cluster.profile.Profile, or None
-    policy: Any = None  # the configuration's [policy] (the profile's is cluster.policy)
-    error: str | None = None
-
-    def shellcheck_checker(self, path: str | None):
-        """The CLI's ShellCheck bridge for this document (it reads ``.shellcheckrc`` beside the file)."""
-        from slurmspec.lint.shellcheck import ShellCheck
-
-        cwd = os.path.dirname(path) if path else self.fs.cwd()
-        return ShellCheck(self.select, self.ignore, self.severity_selectors, cwd=cwd)
+from slurmspec.lint.pipeline import LintSettings
+from slurmspec.settings.config import DEFAULT, Config, ConfigError, find_config, load_config
+from slurmspec.version import Version
 
 
 def _stamp(path: str) -> tuple[int, int] | None:
@@ -118,44 +92,19 @@ class ConfigSource:
         found = find_config(folder)
         return DEFAULT if found is None else self._configs.get(found)
 
-    def profile_for(self, config: Config):
-        """The cluster profile (``--cluster``, else the configuration's), checked against the policies."""
-        path = self.cluster or config.cluster
-        if path is None:
-            return None
-        profile = self._profiles.get(os.path.abspath(path))
-        from slurmspec.cluster.policy import check_policy
-
-        for policy in (profile.policy, config.policy):
-            if policy is not None:
-                check_policy(policy, profile)
-        return profile
+    def profile_for(self, path: str | None):
+        """The cluster profile at ``path`` (``--cluster``, else the configuration's), read again when it
+        changed; ``load_profile`` checks its own policy, ``resolve_settings`` the configuration's."""
+        return None if path is None else self._profiles.get(os.path.abspath(path))
 
     def settings_for(self, path: str | None) -> LintSettings:
         """The settings of a document at ``path`` (None: an unsaved buffer); never raises on a bad file."""
-        from slurmspec.cli.common import target_version
         from slurmspec.cluster.errors import ProfileError
-        from slurmspec.lint.engine import select_rules
+        from slurmspec.settings.resolve import Overrides, resolve_settings
 
         fs = FileSystem(self.root)
+        overrides = Overrides(cluster=self.cluster, slurm_version=self.slurm_version)
         try:
-            config = self.config_for(path)
-            cluster = self.profile_for(config)
+            return resolve_settings(self.config_for(path), overrides, path, self.profile_for, fs)
         except (ConfigError, ProfileError) as exc:
             return LintSettings(fs=fs, error=str(exc))
-        select = config.select
-        ignore = (*config.ignore, *config.ignores_for(path))
-        rules = tuple(select_rules(select, ignore, config.extend_select))
-        return LintSettings(
-            rules=rules,
-            severity=config.severities(rule.code for rule in rules),
-            version=target_version(self.slurm_version, config.slurm_version, cluster)[0],
-            shellcheck=bool(config.shellcheck),
-            select=(*select, *config.extend_select),
-            ignore=ignore,
-            severity_selectors=dict(config.severity),
-            fs=fs,
-            config_path=config.path,
-            cluster=cluster,
-            policy=config.policy,
-        )

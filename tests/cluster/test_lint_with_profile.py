@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from slurmspec.cli import main
-from slurmspec.cli import common
+from slurmspec.settings import release
 from slurmspec.cluster.store import load_profile
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint import lint_text
@@ -27,7 +27,7 @@ NEW_OPTION = "#!/bin/bash\n#SBATCH --tres-bind=gres/gpu:closest\n#SBATCH --time=
 
 @pytest.fixture
 def no_sbatch(monkeypatch):
-    monkeypatch.setattr(common, "installed_sbatch_version", lambda: None)
+    monkeypatch.setattr(release, "installed_sbatch_version", lambda: None)
 
 
 @pytest.fixture
@@ -109,30 +109,30 @@ def test_a_broken_profile_named_on_the_command_line_is_a_usage_error(tmp_path, s
 def test_installed_sbatch_is_the_default_without_a_profile(tmp_path, script, capsys, monkeypatch):
     sbatch = _fake_sbatch(tmp_path, monkeypatch, '#!/bin/sh\n[ "$1" = --version ] && echo "slurm 22.05.8"\n')
     try:
-        assert common.installed_sbatch_version() == (22, 5)
+        assert release.installed_sbatch_version() == (22, 5)
         lint("--no-config", script)
         assert "SB003" in codes(capsys)
         lint("--no-config", "--slurm-version", "24.11", script)
         assert "SB003" not in codes(capsys)
         # sbatch that cannot answer (no slurm.conf: "Could not establish a configuration source")
         sbatch.write_text("#!/bin/sh\necho 'sbatch: fatal: Could not establish a configuration source' >&2\nexit 1\n")
-        common.installed_sbatch_version.cache_clear()
-        assert common.installed_sbatch_version() is None
+        release.installed_sbatch_version.cache_clear()
+        assert release.installed_sbatch_version() is None
         sbatch.write_text('#!/bin/sh\necho "slurm-wlm 24.11.5"\n')  # Debian's packages say slurm-wlm
-        common.installed_sbatch_version.cache_clear()
-        assert common.installed_sbatch_version() == (24, 11)
+        release.installed_sbatch_version.cache_clear()
+        assert release.installed_sbatch_version() == (24, 11)
         sbatch.write_text('#!/bin/sh\necho "slurm 21.08.8"\n')  # older than any release modelled
-        common.installed_sbatch_version.cache_clear()
-        assert common.installed_sbatch_version() is None
+        release.installed_sbatch_version.cache_clear()
+        assert release.installed_sbatch_version() is None
     finally:
-        common.installed_sbatch_version.cache_clear()
+        release.installed_sbatch_version.cache_clear()
 
 
 def test_target_version_says_why():
     profile = load_profile(LAB)
-    assert common.target_version((24, 11), (23, 2), profile) == ((24, 11), "--slurm-version")
-    assert common.target_version(None, (23, 2), profile) == ((23, 2), "configuration")
-    assert common.target_version(None, None, profile) == ((22, 5), f"cluster profile {LAB}")
+    assert release.target_version((24, 11), (23, 2), profile) == ((24, 11), "--slurm-version")
+    assert release.target_version(None, (23, 2), profile) == ((23, 2), "configuration")
+    assert release.target_version(None, None, profile) == ((22, 5), f"cluster profile {LAB}")
 
 
 def test_help_says_how_the_default_is_chosen(capsys):
@@ -169,7 +169,7 @@ def _fake_sbatch(tmp_path, monkeypatch, body: str):
     sbatch.chmod(0o755)
     monkeypatch.setenv("PATH", str(folder))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
-    common.installed_sbatch_version.cache_clear()
+    release.installed_sbatch_version.cache_clear()
     return sbatch
 
 
@@ -178,20 +178,20 @@ def test_the_installed_version_is_remembered_for_the_same_binary(tmp_path, monke
 
     sbatch = _fake_sbatch(tmp_path, monkeypatch, '#!/bin/sh\necho "slurm 23.11.4"\n')
     try:
-        assert common.installed_sbatch_version() == (23, 11)
+        assert release.installed_sbatch_version() == (23, 11)
         cached = tmp_path / "cache" / "slurmspec" / "sbatch-version.json"
         assert cached.stat().st_mode & 0o077 == 0
         # Same size and modification time: the remembered answer is used, sbatch is not run.
         before = sbatch.stat()
         _same_size_and_time(sbatch, '#!/bin/sh\nexit 1 # sbatch is not run\n')
-        common.installed_sbatch_version.cache_clear()
-        assert common.installed_sbatch_version() == (23, 11)
+        release.installed_sbatch_version.cache_clear()
+        assert release.installed_sbatch_version() == (23, 11)
         # Another binary (new modification time): asked again; it fails.
         os.utime(sbatch, ns=(before.st_atime_ns, before.st_mtime_ns + 10**9))
-        common.installed_sbatch_version.cache_clear()
-        assert common.installed_sbatch_version() is None
+        release.installed_sbatch_version.cache_clear()
+        assert release.installed_sbatch_version() is None
     finally:
-        common.installed_sbatch_version.cache_clear()
+        release.installed_sbatch_version.cache_clear()
 
 
 def _same_size_and_time(sbatch, body: str) -> None:
@@ -205,42 +205,42 @@ def _same_size_and_time(sbatch, body: str) -> None:
 def test_a_failure_is_remembered_until_the_configuration_changes(tmp_path, monkeypatch):
     import os
 
-    from slurmspec.cli import installed
+    from slurmspec.settings import installed
 
     sbatch = _fake_sbatch(tmp_path, monkeypatch, '#!/bin/sh\necho "sbatch: fatal: no configuration" >&2; exit 1\n')
     conf = tmp_path / "slurm.conf"
     monkeypatch.setenv("SLURM_CONF", str(conf))  # absent for now
     try:
-        assert common.installed_sbatch_version() is None
+        assert release.installed_sbatch_version() is None
         # The same binary would answer now, but the failure is remembered: sbatch is not run again ...
         _same_size_and_time(sbatch, '#!/bin/sh\necho "slurm 23.11.4"\n')
-        common.installed_sbatch_version.cache_clear()
-        assert common.installed_sbatch_version() is None
+        release.installed_sbatch_version.cache_clear()
+        assert release.installed_sbatch_version() is None
         # ... until the configuration file appears (or changes) ...
         conf.write_text("ClusterName=x\n")
-        common.installed_sbatch_version.cache_clear()
-        assert common.installed_sbatch_version() == (23, 11)
+        release.installed_sbatch_version.cache_clear()
+        assert release.installed_sbatch_version() == (23, 11)
         # ... or the failure is older than FAILURE_SECONDS.
         _same_size_and_time(sbatch, '#!/bin/sh\nexit 1\n')
         os.utime(sbatch, ns=(0, sbatch.stat().st_mtime_ns + 10**9))
-        common.installed_sbatch_version.cache_clear()
-        assert common.installed_sbatch_version() is None
+        release.installed_sbatch_version.cache_clear()
+        assert release.installed_sbatch_version() is None
         _same_size_and_time(sbatch, '#!/bin/sh\necho "slurm 24.11.5"\n')
         monkeypatch.setattr(installed, "FAILURE_SECONDS", 0)
-        common.installed_sbatch_version.cache_clear()
-        assert common.installed_sbatch_version() == (24, 11)
+        release.installed_sbatch_version.cache_clear()
+        assert release.installed_sbatch_version() == (24, 11)
     finally:
-        common.installed_sbatch_version.cache_clear()
+        release.installed_sbatch_version.cache_clear()
 
 
 def test_a_remembered_version_others_can_write_is_ignored(tmp_path, monkeypatch):
     _fake_sbatch(tmp_path, monkeypatch, '#!/bin/sh\necho "slurm 23.11.4"\n')
     try:
-        assert common.installed_sbatch_version() == (23, 11)
+        assert release.installed_sbatch_version() == (23, 11)
         cached = tmp_path / "cache" / "slurmspec" / "sbatch-version.json"
         cached.write_text(cached.read_text().replace("23.11.4", "24.11.5"))  # a planted answer ...
         cached.chmod(0o666)  # ... in a file anybody could have written
-        common.installed_sbatch_version.cache_clear()
-        assert common.installed_sbatch_version() == (23, 11)
+        release.installed_sbatch_version.cache_clear()
+        assert release.installed_sbatch_version() == (23, 11)
     finally:
-        common.installed_sbatch_version.cache_clear()
+        release.installed_sbatch_version.cache_clear()

@@ -13,7 +13,7 @@ from slurmspec.cluster.policy import check_policy, parse_policy
 from slurmspec.cluster.profile import ProfileError
 from slurmspec.kinds import Outcome, Severity, UntypedGpus
 from slurmspec.lint import lint_text
-from slurmspec.lint.config import ConfigError, load_config
+from slurmspec.settings.config import ConfigError, load_config
 from tests.cluster.rule_profiles import POLICIES, PROFILES, policy_named, profile_named
 
 try:

@@ -2,7 +2,7 @@
 
 --slurm-version > the configuration's slurm-version > the cluster profile's
 Slurm (the configuration's `cluster`, or emit's `--cluster`) > the installed
-sbatch's > the newest (`slurmspec.cli.common.target_version`).
+sbatch's > the newest (`slurmspec.cli.release.target_version`).
 """
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from slurmspec.cli import common, main
+from slurmspec.cli import main
+from slurmspec.settings import release
 from slurmspec.version import DEFAULT, parse_version
 
 LAB = Path(__file__).resolve().parent / "profiles" / "lab.toml"  # Slurm 22.05
@@ -41,7 +42,7 @@ def case(request, tmp_path, monkeypatch):
         (tmp_path / "slurmspec.toml").write_text(config)
     (tmp_path / "job.sbatch").write_text(SCRIPT)
     (tmp_path / "job.toml").write_text(SPEC)
-    monkeypatch.setattr(common, "installed_sbatch_version", lambda: installed and parse_version(installed))
+    monkeypatch.setattr(release, "installed_sbatch_version", lambda: installed and parse_version(installed))
     monkeypatch.chdir(tmp_path)  # configuration discovery must start from the file's folder, not from here
     return tmp_path, list(flags), expected
 
@@ -73,7 +74,7 @@ def test_emit(case, capsys):
 
 
 def test_emit_cluster_option_sets_the_default_release(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(common, "installed_sbatch_version", lambda: parse_version("24.11"))
+    monkeypatch.setattr(release, "installed_sbatch_version", lambda: parse_version("24.11"))
     (tmp_path / "job.toml").write_text(SPEC)
     assert main(["emit", "--no-config", "--cluster", str(LAB), str(tmp_path / "job.toml")]) == 2
     assert "sbatch has no option `--tres-bind`" in capsys.readouterr().err
@@ -81,7 +82,7 @@ def test_emit_cluster_option_sets_the_default_release(tmp_path, capsys, monkeypa
 
 @pytest.mark.parametrize("command", ["parse", "convert"])
 def test_a_broken_profile_is_read_only_when_it_decides(tmp_path, capsys, monkeypatch, command):
-    monkeypatch.setattr(common, "installed_sbatch_version", lambda: None)
+    monkeypatch.setattr(release, "installed_sbatch_version", lambda: None)
     (tmp_path / "job.sbatch").write_text(SCRIPT)
     (tmp_path / "slurmspec.toml").write_text('cluster = "missing.toml"\n')
     assert main([command, str(tmp_path / "job.sbatch")]) == 2

@@ -34,8 +34,8 @@ import attrs
 
 from slurmspec.frozen import frozen
 from slurmspec.diagnostic import SEVERITIES
-# glob_regex: the name discovery and .gitignore reading import it by (slurmspec/lint/glob.py).
-from slurmspec.lint.glob import GlobError, compile_glob as glob_regex
+# glob_regex: the name discovery and .gitignore reading import it by (slurmspec/settings/glob.py).
+from slurmspec.settings.glob import GlobError, compile_glob as glob_regex
 from slurmspec.toml_read import loads_toml
 from slurmspec.version import Version
 
