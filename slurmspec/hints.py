@@ -27,3 +27,14 @@ def did_you_mean(word: str, known: Iterable[str], *, cutoff: float = NEAR, other
     """``; did you mean `x`?`` for the closest known word, else ``otherwise``."""
     found = closest(word, known, cutoff=cutoff)
     return f"; did you mean {show(found[0])}?" if found else otherwise
+
+
+def did_you_mean_any_spelling(word: str, candidates: Iterable[str]) -> str:
+    """`; did you mean `x`?` (or an empty string) for an unknown word, where case and `-`/`_` do not count
+    (spec keys, partition names): a word that differs only so is the known one."""
+    pool = list(candidates)
+    lowered = {c.lower().replace("-", "_"): c for c in pool}
+    key = word.lower().replace("-", "_")
+    if key in lowered:
+        return f"; did you mean `{lowered[key]}`?"
+    return did_you_mean(key, lowered, show=lambda found: f"`{lowered[found]}`")

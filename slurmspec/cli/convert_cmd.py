@@ -29,7 +29,7 @@ def add_parser(commands) -> None:
 
 def run(args: argparse.Namespace, out: IO[str]) -> int:
     from slurmspec.cli.parse_cmd import read_script
-    from slurmspec.spec.convert import ConvertError, convert_script
+    from slurmspec.emit.convert import ConvertError, convert_script
     from slurmspec.spec.model import Section
     from slurmspec.spec.toml_write import to_toml
 

@@ -1,4 +1,4 @@
-"""TOML job specs: ``load_spec(text) -> Spec`` (typed, validated), ``convert_script(script) -> Spec``.
+"""TOML job specs: ``load_spec(text) -> Spec`` (typed, validated), ``slurmspec.emit.convert.convert_script(script) -> Spec``.
 
 The format is documented in docs/spec.md; ``slurmspec/spec/schema.json`` is its
 JSON Schema (generated from ``fields.SECTIONS``; a test keeps them in sync).

@@ -21,7 +21,8 @@ import attrs
 from slurmspec.frozen import frozen
 from slurmspec.spec.fields import (ARRAY_SECTIONS, BOOL, INT, LIST, SECTIONS, STR, STR_INT,
                                    STR_LIST, TABLE, Field)
-from slurmspec.spec.locate import did_you_mean, locate
+from slurmspec.hints import did_you_mean_any_spelling as did_you_mean
+from slurmspec.spec.locate import locate
 from slurmspec.spec.model import Section, Spec, Table, sort_sections
 from slurmspec.spec.values import header_safe, normalise, option_text, shell_syntax
 from slurmspec.version import NEWEST, Version

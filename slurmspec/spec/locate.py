@@ -1,4 +1,4 @@
-"""Where a key sits in TOML source, and did-you-mean suggestions.
+"""Where a key sits in TOML source.
 
 tomllib (and tomli) return plain dicts without positions, so error messages
 find the key's line again in the source text: the table header that opens the
@@ -10,7 +10,7 @@ when it cannot tell, it falls back to the section header, then to line 1.
 from __future__ import annotations
 
 import re
-from typing import Iterable, Sequence
+from typing import Sequence
 
 _HEADER = re.compile(r"\s*(\[\[?)\s*([^\]#]+?)\s*\]\]?\s*(#.*)?$")
 
@@ -66,15 +66,3 @@ def _find_table(lines: list[str], path: Sequence[str | int], index: int) -> int:
             else:
                 return number
     return -1
-
-
-def did_you_mean(word: str, candidates: Iterable[str]) -> str:
-    """`; did you mean `x`?` (or an empty string) for an unknown word."""
-    pool = list(candidates)
-    lowered = {c.lower().replace("-", "_"): c for c in pool}
-    key = word.lower().replace("-", "_")
-    if key in lowered:
-        return f"; did you mean `{lowered[key]}`?"
-    from slurmspec.hints import did_you_mean as nearest  # only for a spec with a mistake
-
-    return nearest(key, lowered, show=lambda found: f"`{lowered[found]}`")

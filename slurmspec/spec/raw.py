@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Iterator
 
 from slurmspec.spec.fields import option_fields
-from slurmspec.spec.locate import did_you_mean
+from slurmspec.hints import did_you_mean_any_spelling as did_you_mean
 from slurmspec.spec.values import from_option, gpu_from_option
 from slurmspec.version import Version
 

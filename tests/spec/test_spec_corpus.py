@@ -13,7 +13,7 @@ import pytest
 from slurmspec.emit import emit
 from slurmspec.parser.script import parse_script
 from slurmspec.spec import load_spec
-from slurmspec.spec.convert import convert_script
+from slurmspec.emit.convert import convert_script
 from slurmspec.spec.toml_write import to_toml
 
 from tests.corpus import corpus_files

@@ -254,7 +254,7 @@ def test_a_raw_memory_option_beside_a_typed_one_is_the_pair_not_a_spelling():
 def test_convert_keeps_a_refused_combination_verbatim(refused, line, fragment, twin):
     from slurmspec import parse
     from slurmspec.emit import emit
-    from slurmspec.spec.convert import convert_script
+    from slurmspec.emit.convert import convert_script
     from slurmspec.spec.model import Section, Spec
 
     import tomllib

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from slurmspec.spec.locate import did_you_mean, locate
+from slurmspec.hints import did_you_mean_any_spelling as did_you_mean
+from slurmspec.spec.locate import locate
 
 SOURCE = """\
 # a comment

@@ -11,7 +11,7 @@ from slurmspec.emit import emit
 from slurmspec.lint import lint_text
 from slurmspec.spec import load_spec, spec_from_data
 from slurmspec.parser.script import parse_script
-from slurmspec.spec.convert import ConvertError, convert_script
+from slurmspec.emit.convert import ConvertError, convert_script
 from slurmspec.spec.toml_write import to_toml
 from tests.spec.spec_data import spec_data
 from tests.strategies import sbatch_conflict_scripts, sbatch_odd_scripts, sbatch_scripts

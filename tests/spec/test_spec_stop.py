@@ -22,7 +22,7 @@ from slurmspec.cli import main
 from slurmspec.emit import emit
 from slurmspec.lint import lint_text
 from slurmspec.spec import SpecError, load_spec
-from slurmspec.spec.convert import convert_script
+from slurmspec.emit.convert import convert_script
 from tests.spec.stub_slurm import calls, finish_script, make_stubs, run_script, start_script, stdin_of
 
 KINDS = ("torchrun", "srun", "horovod", "lightning", "accelerate", "deepspeed", "mpi", "plain")
