@@ -109,18 +109,13 @@ LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(f"slurmspec.{name}" for nam
     "lint",  # the engine that runs the rules, and the one pipeline (lint_source)
     "report",  # output formats, rule docs
     "settings",  # configuration files, the target release, resolve_settings
-    "spec",  # TOML job specs
-    "emit",  # the scripts written from them, and a script read back into a spec
+    "spec",  # TOML job specs: load, check, and the text of each piece (spec/writer/)
+    "emit",  # the whole script written from a spec, its fit to a cluster, and a script read back into a spec
     "audit",  # judging a cluster's past jobs
     "lsp",  # the language server
     "cli",
     "__main__",
 )) + (frozenset({"slurmspec"}),)  # slurmspec/__init__.py: ``parse()``, the library's entry point
-# The one upward edge left, the one cycle between packages, named so that no other can join it:
-# spec/layout.py (run by the loader) checks a spec's task layout on the job model of the launch block
-# emit writes, and emit imports spec's records. Moving that check into emit changes what
-# ``slurmspec.spec.load_spec`` accepts, so it waits for its own change.
-KNOWN_CYCLE_EDGES = {("slurmspec.spec", "slurmspec.emit")}
 
 
 def _package(module: str) -> str:
@@ -186,22 +181,21 @@ def test_every_package_has_a_layer():
 
 def test_packages_import_downward_only_inside_functions_too():
     upward = [(where, imported) for source, imported, where, _ in PACKAGE_IMPORTS
-              if _layer(imported) > _layer(source) and (source, imported) not in KNOWN_CYCLE_EDGES]
+              if _layer(imported) > _layer(source)]
     assert upward == []
 
 
 def test_an_import_inside_a_function_loads_a_lower_layer():
     """Lazy loading is for start-up speed: of a lower layer, never a way around the layer order."""
     sideways = [(where, imported) for source, imported, where, inside in PACKAGE_IMPORTS
-                if inside and _layer(imported) >= _layer(source) and (source, imported) not in KNOWN_CYCLE_EDGES]
+                if inside and _layer(imported) >= _layer(source)]
     assert sideways == []
 
 
 def test_no_package_cycle_counting_imports_inside_functions():
     graph: dict[str, set[str]] = {}
     for source, imported, _, _ in PACKAGE_IMPORTS:
-        if (source, imported) not in KNOWN_CYCLE_EDGES:
-            graph.setdefault(source, set()).add(imported)
+        graph.setdefault(source, set()).add(imported)
     done: set[str] = set()
     cycles = []
 
@@ -218,11 +212,6 @@ def test_no_package_cycle_counting_imports_inside_functions():
     for node in sorted(graph):
         walk(node, [])
     assert cycles == []
-
-
-def test_the_known_cycle_is_still_there():
-    """An exception that is no longer needed goes: KNOWN_CYCLE_EDGES names only edges that exist."""
-    assert KNOWN_CYCLE_EDGES <= {(source, imported) for source, imported, _, _ in PACKAGE_IMPORTS}
 
 
 def test_every_rule_lives_in_its_family_folder_and_is_declared_by_its_module():

@@ -19,7 +19,7 @@ from slurmspec.model.script import LineKind, Script
 from slurmspec.spec.model import Spec
 from slurmspec.spec.raw import typed_spelling
 from slurmspec.spec.values import header_safe
-from slurmspec.emit.header import DEFAULT_SHEBANG
+from slurmspec.spec.writer.header import DEFAULT_SHEBANG
 from slurmspec.version import Version
 
 _DIRECTIVE_KINDS = (LineKind.DIRECTIVE, LineKind.LEGACY_DIRECTIVE)

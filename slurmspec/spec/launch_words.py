@@ -8,7 +8,7 @@
   one of its own options (``srun -m`` is ``--distribution``).
 - Per-task variables (``$SLURM_PROCID``...) only have their per-task value
   inside each task: the emitter expands words that use them in the task
-  (``slurmspec/emit/launch.py``). Variables a launcher sets in each worker's
+  (``slurmspec/spec/writer/launch.py``). Variables a launcher sets in each worker's
   environment (torchrun's ``LOCAL_RANK``) never reach its arguments at all.
 """
 
@@ -35,7 +35,7 @@ PER_TASK_VARIABLES = frozenset({
     "PMI_RANK", "PMIX_RANK", "PMI_LOCAL_RANK", "OMPI_COMM_WORLD_RANK", "OMPI_COMM_WORLD_LOCAL_RANK",
     "OMPI_COMM_WORLD_NODE_RANK", "MV2_COMM_WORLD_RANK", "MV2_COMM_WORLD_LOCAL_RANK", "MPI_LOCALRANKID",
     "HOROVOD_RANK", "HOROVOD_LOCAL_RANK",
-    # exported in each task by the srun/deepspeed launch block (slurmspec/emit/launch.py)
+    # exported in each task by the srun/deepspeed launch block (slurmspec/spec/writer/launch.py)
     "RANK", "LOCAL_RANK", "WORLD_SIZE", "LOCAL_WORLD_SIZE",
 })
 # torchrun and accelerate set these in each worker's environment; the worker's

@@ -52,9 +52,9 @@ def check_layout(spec: Spec, version: Version | None = None) -> Iterator[tuple[t
 
 def launch_step(spec: Spec, version: Version = NEWEST):
     """The job model's step of the spec's launch block (None when it is not known)."""
-    from slurmspec.emit.header import header_lines
-    from slurmspec.emit.launch import launch_command
-    from slurmspec.emit.workflow import env_block
+    from slurmspec.spec.writer.header import header_lines
+    from slurmspec.spec.writer.launch import launch_command
+    from slurmspec.spec.writer.workflow import env_block
 
     head = "\n".join([*header_lines(spec), *env_block(spec)[0]]) + "\n"
     return _step(head, launch_command(spec, version) + "\n", tuple(version))

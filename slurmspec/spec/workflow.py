@@ -18,7 +18,7 @@ DEFAULT_CHAIN_SIGNAL = "B:USR1@300"
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # Variables bash or the emitted script give a meaning to: PATH finds every command, IFS splits
-# words, SECONDS times the signal's grace (slurmspec/emit/stop.py), SLURM_* are Slurm's own
+# words, SECONDS times the signal's grace (slurmspec/spec/writer/stop.py), SLURM_* are Slurm's own
 # (srun reads them), CHAIN_INDEX, CHAIN_DONE, slurmspec_* and SLURMSPEC_* are the emitted script's.
 _TAKEN = frozenset({"PATH", "IFS", "SECONDS", "CHAIN_INDEX", "CHAIN_DONE"})
 _TAKEN_PREFIXES = ("SLURM_", "SLURMSPEC_", "slurmspec_")

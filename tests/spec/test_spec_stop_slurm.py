@@ -25,7 +25,7 @@ Slurm facts the timing relies on: slurmctld checks limits every 30 s and
 signals a job whose end is within the warning time + 30 s (job_mgr.c
 send_job_warn_signal()), so with a one-minute limit and @30 the signal comes at
 the first check after the start; the script passes it on when the launch has
-run 30 s (slurmspec/emit/stop.py), so a link lasts about 31 s. A signal sent
+run 30 s (slurmspec/spec/writer/stop.py), so a link lasts about 31 s. A signal sent
 before the batch step exists is lost (slurmd finds no step to signal, and
 WARN_SENT is set anyway), so the jobs are submitted a few seconds after a check
 (the controller logs each at debug2), and each link starts 1-3 s later in the

@@ -11,8 +11,8 @@ instead (still quoted by ``shell_template``), so each task expands them itself.
 
 from __future__ import annotations
 
-from slurmspec.emit import stop
-from slurmspec.emit.quote import command_word, shell_literal, shell_template, shell_words
+from slurmspec.spec.writer import stop
+from slurmspec.spec.writer.quote import command_word, shell_literal, shell_template, shell_words
 from slurmspec.gates import SRUN_INHERITS_CPUS
 from slurmspec.spec.launch_words import per_task, python_words, user_words
 from slurmspec.spec.model import Section, Spec
@@ -118,7 +118,7 @@ def srun_cpus(spec: Spec, version: Version) -> list[str]:
 def job_shape(spec: Spec, version: Version = NEWEST):
     """The job model's view of the spec's request (its first component): the numbers the
     launch line needs come from the same model the rules and the loader judge it with."""
-    from slurmspec.emit.header import header_lines
+    from slurmspec.spec.writer.header import header_lines
     from slurmspec.model.job import job_model
     from slurmspec.parser.script import parse_script
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from slurmspec.emit.quote import directive_option
+from slurmspec.spec.writer.quote import directive_option
 from slurmspec.spec.fields import SECTIONS
 from slurmspec.spec.model import Spec
 from slurmspec.spec.raw import split_raw

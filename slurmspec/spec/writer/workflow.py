@@ -16,8 +16,8 @@ or a symbolic link).
 
 from __future__ import annotations
 
-from slurmspec.emit.launch import srun_cpus
-from slurmspec.emit.quote import shell_literal, shell_template
+from slurmspec.spec.writer.launch import srun_cpus
+from slurmspec.spec.writer.quote import shell_literal, shell_template
 from slurmspec.spec.model import Spec
 from slurmspec.version import NEWEST, Version
 

@@ -20,7 +20,7 @@ its work is complete, and no link is queued after that.
 
 from __future__ import annotations
 
-from slurmspec.emit.quote import shell_template
+from slurmspec.spec.writer.quote import shell_template
 from slurmspec.model.values.signal import SIGNALS, parse_signal
 from slurmspec.spec.model import Spec
 
