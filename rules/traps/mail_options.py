@@ -13,6 +13,7 @@ from slurmspec.gates import MAIL_TYPE_LAST_WINS
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
+from slurmspec.model.values.enums import MailTypes
 from slurmspec.rules.traps._header import line_no, option_span, own, shown
 
 
@@ -120,11 +121,9 @@ def _check_mail_none_repeat(ctx: Context) -> None:
             continue
         occurrences = (*setting.overridden, setting.directive)
         for index, occurrence in enumerate(occurrences):
-            types = getattr(getattr(occurrence.typed, "value", None), "types", None)
-            if types != () or index == 0:
+            if _mail_types(occurrence) != () or index == 0:
                 continue
-            earlier = [d for d in occurrences[:index]
-                       if getattr(getattr(d.typed, "value", None), "types", None)]
+            earlier = [d for d in occurrences[:index] if _mail_types(d)]
             if earlier:
                 ctx.report(
                     "SB209", option_span(ctx.script, occurrence),
@@ -132,3 +131,9 @@ def _check_mail_none_repeat(ctx: Context) -> None:
                     f" {line_no(earlier[0])}: before Slurm 25.05 repeated `--mail-type` options"
                     " are combined, so mail is still sent; delete the earlier line",
                 )
+
+
+def _mail_types(directive) -> tuple[str, ...] | None:
+    """The mail types one occurrence names (``()`` for NONE); None when it did not parse."""
+    mail = directive.value_as(MailTypes)
+    return None if mail is None else mail.types

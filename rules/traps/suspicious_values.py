@@ -17,6 +17,7 @@ from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.model.request import hint_is_dropped
 from slurmspec.model.script import Directive
+from slurmspec.model.values.memory import MemorySize
 from slurmspec.rules.traps._header import shown
 
 
@@ -71,8 +72,8 @@ def suspicious_value(ctx: Context) -> None:
         if kind == "hint" and hint_is_dropped(script.components[directive.component].request, ctx.version):
             continue  # dropped unread: SB212
         if kind == "memory" and directive.option.long in ("mem", "tmp"):
-            megabytes = getattr(typed.value, "megabytes", None)
-            if megabytes == 0:
+            memory = directive.value_as(MemorySize)
+            if memory is not None and memory.megabytes == 0:
                 continue  # --mem=0 asks for all memory on purpose
         for problem in typed.problems:
             if problem.rejected or _harmless(directive, problem):
@@ -103,7 +104,7 @@ def _harmless(directive: Directive, problem) -> bool:
     if any(text in message for text in _HARMLESS_MESSAGES):
         return True  # `0-24:00` is one day, `30:59:59` rounds up by a second
     if "megabytes (the default unit is MB)" in message:
-        megabytes = getattr(getattr(directive.typed, "value", None), "megabytes", None)
+        memory = directive.value_as(MemorySize)
         limit = _SMALL_MB.get(directive.option.long, 64)
-        return megabytes is None or megabytes > limit  # `--mem-per-cpu=500` is a normal MB value
+        return memory is None or memory.megabytes > limit  # `--mem-per-cpu=500` is a normal MB value
     return False

@@ -12,14 +12,20 @@ inherited by later hetjob components unless they set them again.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, TypeVar
 
 import attrs
 
 from slurmspec.frozen import as_tuple, frozen
 from slurmspec.gates import HINT_DROPPED_BY_MORE_OPTIONS, MAIL_TYPE_LAST_WINS
 from slurmspec.model.script import Directive
+from slurmspec.model.values.counts import Count
 from slurmspec.version import Version
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from slurmspec.model.values import Value
+
+V = TypeVar("V")
 
 
 @frozen
@@ -29,12 +35,21 @@ class Setting:
     name: str
     directive: Directive  # the occurrence that decided the value
     overridden: tuple[Directive, ...] = attrs.field(converter=as_tuple)  # earlier ones it replaced
-    value: Any  # typed value; the raw string when untyped; True for flags
+    value: Value  # the parsed value; the raw text when untyped or invalid; True for flags
     inherited: bool = False  # carried over from an earlier hetjob component
 
     @property
     def raw(self) -> str | None:
         return self.directive.value
+
+    def value_as(self, kind: type[V]) -> V | None:
+        """The value if it parsed as a ``kind``; None when it did not (kept raw), is a placeholder or a flag."""
+        return self.value if isinstance(self.value, kind) else None
+
+    def count(self) -> int | None:
+        """The whole number of a count option (``--ntasks=4`` gives 4); None when the value did not parse."""
+        count = self.value_as(Count)
+        return None if count is None else count.value
 
 
 @frozen
@@ -58,9 +73,19 @@ class JobRequest:
     def has(self, name: str) -> bool:
         return self.get(name) is not None
 
-    def value(self, name: str) -> Any:
+    def value(self, name: str) -> Value | None:
         setting = self.get(name)
         return None if setting is None else setting.value
+
+    def value_as(self, name: str, kind: type[V]) -> V | None:
+        """Option ``name``'s parsed value if it is a ``kind``: None when unset, invalid or a placeholder."""
+        setting = self.get(name)
+        return None if setting is None else setting.value_as(kind)
+
+    def count(self, name: str) -> int | None:
+        """The whole number of a count option (``--ntasks=4`` gives 4); None when unset or invalid."""
+        setting = self.get(name)
+        return None if setting is None else setting.count()
 
     # Typed shortcuts for what rules and launch checks ask most often.
     nodes = property(lambda self: self.value("nodes"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
@@ -19,6 +19,8 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from slurmspec.model.options import OptionSpec
     from slurmspec.model.request import JobRequest
     from slurmspec.model.values._base import Parsed
+
+V = TypeVar("V")
 
 
 class LineKind:
@@ -122,6 +124,11 @@ class Directive:
     @property
     def name(self) -> str:
         return self.option.long
+
+    def value_as(self, kind: type[V]) -> V | None:
+        """This occurrence's parsed value if it is a ``kind``; None when it did not parse or is a placeholder."""
+        value = None if self.typed is None else self.typed.value
+        return value if isinstance(value, kind) else None
 
 
 @frozen

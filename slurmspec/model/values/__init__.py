@@ -8,9 +8,36 @@ Optional-argument kinds also accept ``text=None`` ("given without a value").
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Callable, Iterator, Mapping, Union
 
 from ._base import Parsed, ValueProblem
+
+if TYPE_CHECKING:  # pragma: no cover - typing only: the modules load lazily (below)
+    from .array import ArraySpec
+    from .binding import Binding, Frequency, MemUpdate, SocketCoreThread, Switches
+    from .constraint import Constraint
+    from .counts import Count, Nice, NodeCount, Priority
+    from .datetimes import DateTime
+    from .dependency import DependencySpec
+    from .distribution import Distribution
+    from .enums import Choice, ExportSpec, Flags, MailTypes, UserEnv
+    from .filename import FilenamePattern
+    from .gres import GpuRequest, GresRequest, TresRequest
+    from .memory import MemorySize
+    from .signal import SignalSpec
+    from .time import Duration
+    from ._base import Unknown
+
+    # What an option's setting holds: the parsed record of its kind, or the raw text when the kind is
+    # "string" or the value did not parse (sbatch refuses it; a rule about it reads the text), True for
+    # an option without an argument, ``Unknown`` for a job template's placeholder. Rules ask for the
+    # record they need (``request.value_as("nodes", NodeCount)``), never probe attributes.
+    Value = Union[
+        Count, NodeCount, Nice, Priority, Duration, DateTime, MemorySize, FilenamePattern, GresRequest,
+        GpuRequest, TresRequest, Constraint, ArraySpec, DependencySpec, SignalSpec, Distribution, Choice,
+        Flags, MailTypes, ExportSpec, UserEnv, Binding, "tuple[Binding, ...]", Frequency, SocketCoreThread,
+        Switches, MemUpdate, Unknown, str, bool,
+    ]
 
 Parser = Callable[..., Parsed]
 
