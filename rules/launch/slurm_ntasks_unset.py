@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import LineKind, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.rules.launch._common import assigns
@@ -69,7 +69,7 @@ def slurm_ntasks_unset(ctx: Context) -> None:
     request = script.components[0].request
     seen: set[str] = set()
     for line in script.lines:
-        if line.kind != "command" or line.span.start < script.header_end or "SLURM_" not in line.text:
+        if line.kind is not LineKind.COMMAND or line.span.start < script.header_end or "SLURM_" not in line.text:
             continue
         text = line.text
         masked = _single_quoted(text)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from slurmspec.body.typed import gpu_count
-from slurmspec.kinds import Fixability, Outcome, Severity
+from slurmspec.kinds import Fixability, LineKind, Outcome, Severity
 from slurmspec.lazy_regex import lazy_compile
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
@@ -141,7 +141,7 @@ def _evidence(ctx: Context, launch, srun) -> str:
             return f"`{found.group(0)}` in `{program(launch)}` points to one process per GPU"
     script = ctx.script
     for line in script.lines:
-        if line.kind != "command" or line.span.start < script.header_end:
+        if line.kind is not LineKind.COMMAND or line.span.start < script.header_end:
             continue
         found = _EVIDENCE.search(line.text)
         if found:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import attrs
 
 from slurmspec.frozen import as_tuple, frozen
-from slurmspec.kinds import IssueKind, Origin
+from slurmspec.kinds import IssueKind, LineKind, Origin
 from slurmspec.span import LineIndex, Span
 from slurmspec.version import Version
 
@@ -23,19 +23,6 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
 V = TypeVar("V")
 
 
-class LineKind:
-    """Line categories, named after the grammar's terminals."""
-
-    SHEBANG = "shebang"
-    DIRECTIVE = "directive"  # "#SBATCH" at column 0
-    LEGACY_DIRECTIVE = "legacy-directive"  # "#SLURM": honoured with a warning
-    NEAR_MISS = "near-miss"  # "# SBATCH", "#sbatch", indented "#SBATCH": ignored
-    COMMENT = "comment"
-    BLANK = "blank"  # whitespace only (possibly a lone "\r")
-    EMPTY = "empty"  # nothing before the newline
-    COMMAND = "command"  # shell; may span several physical lines via "\"
-
-
 @frozen
 class Line:
     """One logical line: its text without the newline, plus the newline itself.
@@ -44,7 +31,7 @@ class Line:
     lines; every other kind is exactly one physical line.
     """
 
-    kind: str
+    kind: LineKind
     text: str
     newline: str
     span: Span
