@@ -10,7 +10,7 @@ a later `--mail-type=NONE` cancels nothing.
 from __future__ import annotations
 
 from slurmspec.gates import MAIL_TYPE_LAST_WINS
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import Outcome, Severity, ValueKind
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.model.values.enums import MailTypes
@@ -98,7 +98,7 @@ def ignored_mail_type(ctx: Context) -> None:
           up to 24.11, a plain assignment from 25.05
     """
     for directive in ctx.script.directives:
-        if directive.ignored or directive.option.kind != "mail-type":
+        if directive.ignored or directive.option.kind is not ValueKind.MAIL_TYPE:
             continue
         typed = directive.typed
         if typed is None or not typed.problems:

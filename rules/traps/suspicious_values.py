@@ -12,7 +12,7 @@ almost always meant (`0-24:00`, `--mem-per-cpu=500`) are left alone.
 
 from __future__ import annotations
 
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import Outcome, Severity, ValueKind
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.model.request import hint_is_dropped
@@ -65,13 +65,13 @@ def suspicious_value(ctx: Context) -> None:
         if typed is None or not typed.problems:
             continue
         kind = directive.option.kind
-        if kind in ("filename", "mail-type"):
+        if kind in (ValueKind.FILENAME, ValueKind.MAIL_TYPE):
             continue  # the output-traps rules explain file name patterns; SB209 mail types
         if id(directive) not in effective:
             continue  # replaced by a later occurrence: SB204 reports that
-        if kind == "hint" and hint_is_dropped(script.components[directive.component].request, ctx.version):
+        if kind is ValueKind.HINT and hint_is_dropped(script.components[directive.component].request, ctx.version):
             continue  # dropped unread: SB212
-        if kind == "memory" and directive.option.long in ("mem", "tmp"):
+        if kind is ValueKind.MEMORY and directive.option.long in ("mem", "tmp"):
             memory = directive.value_as(MemorySize)
             if memory is not None and memory.megabytes == 0:
                 continue  # --mem=0 asks for all memory on purpose

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from slurmspec.kinds import Role
+from slurmspec.kinds import Role, ValueKind
 from slurmspec.lint import lint_text
 from slurmspec.lint.engine import code_of
 from slurmspec.model.options import all_options
@@ -26,7 +26,7 @@ _COMPANIONS = (
     "--gres=gpu:4", "--mem=4G", "--array=0-3", "--signal=R:USR1@60", "--requeue", "--partition=gpu",
     "--exclusive", "--export=NONE", "--mail-type=END", "--distribution=block", "--output=job-%j.out",
 )
-_TYPED = sorted(option.long for option in all_options() if option.kind not in (None, "string"))
+_TYPED = sorted(option.long for option in all_options() if option.kind not in (None, ValueKind.STRING))
 
 
 @pytest.mark.parametrize("name", _TYPED)
