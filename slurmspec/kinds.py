@@ -212,6 +212,22 @@ class ValueKind(_Kind):
     PRIORITY = "priority"
 
 
+class ExportMode(_Kind):
+    """What ``--export`` passes to the job (``man sbatch``, ``--export``)."""
+
+    ALL = "ALL"  # the submitting shell's whole environment (the default)
+    NONE = "NONE"  # none of it; the job's steps then read SLURM_EXPORT_ENV=NONE too
+    NIL = "NIL"  # none, and no SLURM_EXPORT_ENV for the steps (23.02+)
+    LIST = "LIST"  # the named variables (``ALL,`` first: those on top of everything)
+
+
+class ConstraintGroup(_Kind):
+    """How a ``--constraint`` group is enclosed."""
+
+    BRACKET = "bracket"  # ``[a|b]``: one of them for all nodes, or ``[a*1&b*2]`` counts
+    PAREN = "paren"  # ``(a|b)&c``: plain grouping
+
+
 class IssueKind(_Kind):
     """Why the parser could not read a directive as sbatch would (each maps to one SB0xx rule)."""
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from slurmspec.kinds import LaunchKind, Outcome, Severity
+from slurmspec.kinds import ExportMode, LaunchKind, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.model.values.enums import ExportSpec
@@ -61,7 +61,7 @@ def export_restricts_steps(ctx: Context) -> None:
         return
     setting = ctx.script.components[0].request.get("export") if ctx.script.components else None
     export = None if setting is None else setting.value_as(ExportSpec)
-    if export is None or export.mode == "ALL" or (export.mode == "LIST" and export.include_all):
+    if export is None or export.mode is ExportMode.ALL or (export.mode is ExportMode.LIST and export.include_all):
         return
     for launch in ctx.script.body.all_launches():
         if launch.kind != LaunchKind.SRUN or launch.under_srun:
