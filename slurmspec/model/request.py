@@ -20,6 +20,8 @@ from slurmspec.frozen import as_tuple, frozen
 from slurmspec.gates import HINT_DROPPED_BY_MORE_OPTIONS, MAIL_TYPE_LAST_WINS
 from slurmspec.model.script import Directive
 from slurmspec.model.values.counts import Count
+from slurmspec.model.values.enums import Choice, MailTypes
+from slurmspec.model.values.signal import SignalSpec
 from slurmspec.version import Version
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
@@ -121,24 +123,20 @@ def _typed(directive: Directive) -> Any:
     return directive.value
 
 
-def _merge(name: str, earlier: Any, later: Any, version: Version) -> Any:
-    """Combine repeated values where Slurm accumulates instead of replacing."""
+def _merge(name: str, earlier: Value, later: Value, version: Version) -> Value:
+    """Combine repeated values where Slurm accumulates instead of replacing (both must have parsed)."""
     if name == "mail-type" and version < MAIL_TYPE_LAST_WINS:
-        types_a = getattr(earlier, "types", None)
-        types_b = getattr(later, "types", None)
-        if types_a is not None and types_b is not None:
-            merged = tuple(dict.fromkeys((*types_a, *types_b)))
+        if isinstance(earlier, MailTypes) and isinstance(later, MailTypes):
+            merged = tuple(dict.fromkeys((*earlier.types, *later.types)))
             return attrs.evolve(later, types=merged)
     if name == "signal":
-        flags_a = getattr(earlier, "flags", None)
-        flags_b = getattr(later, "flags", None)
-        if flags_a is not None and flags_b is not None:
-            flags = "".join(sorted(set(flags_a) | set(flags_b)))
+        if isinstance(earlier, SignalSpec) and isinstance(later, SignalSpec):
+            flags = "".join(sorted(set(earlier.flags) | set(later.flags)))
             return attrs.evolve(later, flags=flags)
     if name == "kill-on-invalid-dep":
         # Each occurrence ORs its flag in; with both set Slurm reports "yes".
-        if "yes" in (str(getattr(earlier, "value", "")).lower(), str(getattr(later, "value", "")).lower()):
-            return attrs.evolve(later, value="yes") if attrs.has(type(later)) else later
+        if isinstance(later, Choice) and isinstance(earlier, Choice) and earlier.value.lower() == "yes":
+            return attrs.evolve(later, value="yes")
     return later
 
 

@@ -76,3 +76,17 @@ def test_value_as_gives_the_value_exactly_when_it_is_of_the_class(option):
     value = setting.value
     assert setting.value_as(type(value)) is value
     assert setting.value_as(Unknown) is None
+
+
+def test_repeated_options_accumulate_their_parsed_values_only():
+    # Slurm ORs repeated --signal flags and --kill-on-invalid-dep, and (up to 24.11) --mail-type lists.
+    old = parse_script("#!/bin/bash\n#SBATCH --mail-type=END\n#SBATCH --mail-type=FAIL\n#SBATCH --signal=R:USR1\n"
+                       "#SBATCH --signal=B:USR1\n#SBATCH --kill-on-invalid-dep=yes\n#SBATCH --kill-on-invalid-dep=no\n",
+                       version=(22, 5)).request
+    assert old.value("mail-type").types == ("END", "FAIL") and old.value("signal").flags == ("B", "R")
+    assert old.value("kill-on-invalid-dep").value == "yes"
+    # A placeholder after a parsed value is not combined with it: it stays unknown (this raised TypeError).
+    template = _request("--kill-on-invalid-dep=yes", "--kill-on-invalid-dep={{ kill }}", "--signal=B:USR1",
+                        "--signal={{ signal }}")
+    assert isinstance(template.value("kill-on-invalid-dep"), Unknown)
+    assert isinstance(template.value("signal"), Unknown)
