@@ -89,7 +89,8 @@ class JobRequest:
         setting = self.get(name)
         return None if setting is None else setting.count()
 
-    # Typed shortcuts for what rules and launch checks ask most often.
+    # Shortcuts to the values asked for most often, as ``value`` gives them (raw text when invalid);
+    # a rule that needs the record asks for it by class (``value_as``) or for a count (``count``).
     nodes = property(lambda self: self.value("nodes"))
     ntasks = property(lambda self: self.value("ntasks"))
     ntasks_per_node = property(lambda self: self.value("ntasks-per-node"))
