@@ -292,7 +292,10 @@ def apply(script: Script, found: list, table: dict, enabled: frozenset[str], rep
     # suppression a meta finding is about; each key -> the (suppression, item) pairs it names.
     index: dict[tuple, list[tuple[int, int]]] = {}
     for si, sup in enumerate(sups):
-        where = (SuppressionKind.FILE,) if sup.kind is SuppressionKind.FILE else ((first_of[next(iter(sup.lines))],) if sup.lines else ())
+        if sup.kind is SuppressionKind.FILE:
+            where: tuple = (SuppressionKind.FILE,)
+        else:
+            where = (first_of[next(iter(sup.lines))],) if sup.lines else ()
         for ii, code in enumerate(codes[si]):
             if code is None:
                 continue
