@@ -51,3 +51,21 @@ def test_rules_do_not_test_values_for_int():
     probing = {path: [call.lineno for call in calls if len(call.args) == 2 and names_int(call.args[1])]
                for path, calls in _calls("isinstance").items()}
     assert {path: lines for path, lines in probing.items() if lines} == {}
+
+
+def test_rules_compare_kinds_as_enum_members():
+    """A ``.kind``/``.mode`` is a member of an enum in slurmspec/kinds.py, never compared with a spelt string."""
+    spelt: dict[str, list[int]] = {}
+    for path in sorted(RULES.rglob("*.py")):
+        relative = path.relative_to(RULES).as_posix()
+        if relative in _MOVING:
+            continue
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Compare) and isinstance(node.left, ast.Attribute)
+                    and node.left.attr in ("kind", "mode")):
+                continue
+            literals = [n for c in node.comparators for n in ast.walk(c)
+                        if isinstance(n, ast.Constant) and isinstance(n.value, str)]
+            if literals:
+                spelt.setdefault(relative, []).append(node.lineno)
+    assert spelt == {}
