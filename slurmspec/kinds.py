@@ -130,6 +130,17 @@ class EnforcePartLimits(_Kind):
     ALL = "ALL"
 
 
+class OutputFormat(_Kind):
+    """A ``slurmspec lint --format`` (slurmspec/report/: one module per format)."""
+
+    TEXT = "text"
+    CONCISE = "concise"
+    JSON = "json"
+    SARIF = "sarif"
+    GITHUB = "github"
+    GITLAB = "gitlab"
+
+
 class TemplateStyle(_Kind):
     """How a job template marks what its generator fills in (slurmspec/parser/templates.py)."""
 
@@ -137,6 +148,84 @@ class TemplateStyle(_Kind):
     MARKER = "marker"  # XXXnameXXX
     AT_MARKER = "at-marker"  # @NAME@
     ANGLE = "angle"  # <your account>, in a directive
+
+
+class LineKind(_Kind):
+    """What one logical line of a script is, named after the grammar's terminals (grammar/)."""
+
+    SHEBANG = "shebang"
+    DIRECTIVE = "directive"  # "#SBATCH" at column 0
+    LEGACY_DIRECTIVE = "legacy-directive"  # "#SLURM": honoured with a warning
+    NEAR_MISS = "near-miss"  # "# SBATCH", "#sbatch", indented "#SBATCH": ignored
+    COMMENT = "comment"
+    BLANK = "blank"  # whitespace only (possibly a lone "\r")
+    EMPTY = "empty"  # nothing before the newline
+    COMMAND = "command"  # shell; may span several physical lines via "\"
+
+
+class ValueKind(_Kind):
+    """The syntax of an option's value: one typed-value parser each (``slurmspec.model.values.PARSERS``)."""
+
+    STRING = "string"
+    COUNT = "count"
+    COUNT0 = "count0"
+    NODE_COUNT = "node-count"
+    DURATION = "duration"
+    DELAY_BOOT = "delay-boot"
+    DATETIME = "datetime"
+    MEMORY = "memory"
+    FILENAME = "filename"
+    GRES = "gres"
+    GPUS = "gpus"
+    TRES_PER_TASK = "tres-per-task"
+    CONSTRAINT = "constraint"
+    ARRAY = "array"
+    DEPENDENCY = "dependency"
+    SIGNAL = "signal"
+    DISTRIBUTION = "distribution"
+    MAIL_TYPE = "mail-type"
+    OPEN_MODE = "open-mode"
+    HINT = "hint"
+    PROFILE = "profile"
+    PROPAGATE = "propagate"
+    GRES_FLAGS = "gres-flags"
+    KILL_ON_INVALID_DEP = "kill-on-invalid-dep"
+    WAIT_ALL_NODES = "wait-all-nodes"
+    NO_KILL = "no-kill"
+    EXCLUSIVE = "exclusive"
+    GET_USER_ENV = "get-user-env"
+    REQUEUE = "requeue"
+    OOM_KILL_STEP = "oom-kill-step"
+    EXPORT = "export"
+    RESV_PORTS = "resv-ports"
+    GPU_BIND = "gpu-bind"
+    MEM_BIND = "mem-bind"
+    CPU_FREQ = "cpu-freq"
+    GPU_FREQ = "gpu-freq"
+    ACCTG_FREQ = "acctg-freq"
+    EXTRA_NODE_INFO = "extra-node-info"
+    SWITCHES = "switches"
+    SEGMENT = "segment"
+    MEM_UPDATE = "mem-update"
+    TRES_BIND = "tres-bind"
+    NICE = "nice"
+    PRIORITY = "priority"
+
+
+class ExportMode(_Kind):
+    """What ``--export`` passes to the job (``man sbatch``, ``--export``)."""
+
+    ALL = "ALL"  # the submitting shell's whole environment (the default)
+    NONE = "NONE"  # none of it; the job's steps then read SLURM_EXPORT_ENV=NONE too
+    NIL = "NIL"  # none, and no SLURM_EXPORT_ENV for the steps (23.02+)
+    LIST = "LIST"  # the named variables (``ALL,`` first: those on top of everything)
+
+
+class ConstraintGroup(_Kind):
+    """How a ``--constraint`` group is enclosed."""
+
+    BRACKET = "bracket"  # ``[a|b]``: one of them for all nodes, or ``[a*1&b*2]`` counts
+    PAREN = "paren"  # ``(a|b)&c``: plain grouping
 
 
 class IssueKind(_Kind):
@@ -153,6 +242,31 @@ class IssueKind(_Kind):
     UNMATCHED_QUOTE = "unmatched-quote"
     LEADING_COLON = "leading-colon"
     BAD_SHORT_OPTION = "bad-short-option"
+
+
+class SuppressionKind(_Kind):
+    """What a ``# slurmspec: ...`` comment silences (slurmspec/lint/suppress.py)."""
+
+    LINE = "line"  # ``ignore[...]``: the findings on its line (or the next one)
+    FILE = "file"  # ``file-ignore[...]``: the whole file
+
+
+class GpuBindKind(_Kind):
+    """How a step's GPUs are split between the tasks of a node (``slurmspec.model.job_types.GpuBind``)."""
+
+    PER_TASK = "per_task"  # ``per_task:N`` (what ``--gpus-per-task=N`` implies): N GPUs each
+    SINGLE = "single"  # ``single:N`` (what ``--ntasks-per-gpu=N`` implies): N tasks share a GPU
+    MAP_GPU = "map_gpu"  # ``map_gpu:<ids>``: the listed GPU per local task, round robin
+    NONE = "none"  # no binding: no CUDA_VISIBLE_DEVICES at all
+    OTHER = "other"  # a binding the job model does not follow (``closest``, ``mask_gpu``...)
+
+
+class AssignmentKind(_Kind):
+    """How the script body sets a variable (``slurmspec.body``)."""
+
+    SHELL = "shell"  # ``X=1``: the shell's own, seen by its later commands but not by the programs it runs
+    EXPORT = "export"  # ``export X=1`` (or ``declare -x``): every later program sees it
+    PREFIX = "prefix"  # ``X=1 cmd``: in the environment of that one command only
 
 
 class LaunchKind(_Kind):

@@ -13,6 +13,7 @@ measured on Slurm 22.05.8 and 24.11.5.
 
 from __future__ import annotations
 
+from slurmspec.kinds import ConstraintGroup
 from slurmspec.model.values.constraint import Constraint, Expression, Feature, Group
 
 
@@ -32,7 +33,7 @@ def counted(constraint: Constraint | None) -> tuple[Feature, ...] | None:
     if not with_counts:
         return ()
     expr = constraint.expr
-    if len(expr.terms) == 1 and isinstance(expr.terms[0], Group) and expr.terms[0].kind == "bracket":
+    if len(expr.terms) == 1 and isinstance(expr.terms[0], Group) and expr.terms[0].kind is ConstraintGroup.BRACKET:
         expr = expr.terms[0].expr
     if all(isinstance(t, Feature) and t.count is not None for t in expr.terms) and set(expr.operators) <= {"&"}:
         return tuple(expr.terms)
@@ -82,6 +83,6 @@ def alternatives(constraint: Constraint | None) -> tuple[Constraint, ...] | None
     if constraint is None or constraint.expr is None or len(constraint.expr.terms) != 1:
         return None
     group = constraint.expr.terms[0]
-    if not isinstance(group, Group) or group.kind != "bracket" or set(group.expr.operators) != {"|"}:
+    if not isinstance(group, Group) or group.kind is not ConstraintGroup.BRACKET or set(group.expr.operators) != {"|"}:
         return None
     return tuple(Constraint(Expression((term,), ())) for term in group.expr.terms)

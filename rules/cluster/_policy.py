@@ -19,7 +19,7 @@ def policies(ctx: Context) -> tuple:
     profile = ctx.cluster
     if profile is not None and profile.policy is not None:
         found.append(profile.policy)
-    own = getattr(ctx, "policy", None)
+    own = ctx.policy
     if own is not None and own not in found:
         found.append(own)
     return tuple(found)
@@ -29,7 +29,7 @@ def partition_of(ctx: Context, request) -> str | None:
     """The one partition the job goes to: its ``--partition``, else the profile's default; None for a list."""
     setting = request.get("partition")
     if setting is not None:
-        name = setting.value if isinstance(setting.value, str) else None
+        name = setting.value_as(str)
         return name if name and "," not in name else None
     profile = ctx.cluster
     default = profile.default_partition() if profile is not None else None

@@ -13,6 +13,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.array import ArraySpec
 
 
 @rule("SB412", "array-over-max-array-size", Severity.ERROR, Outcome.REFUSED)
@@ -56,9 +57,10 @@ def array_over_max_array_size(ctx: Context) -> None:
     seen = set()
     for component in ctx.script.components:
         setting = component.request.get("array")
-        ranges = getattr(getattr(setting, "value", None), "ranges", None)
-        if not ranges or id(setting.directive) in seen:
+        array = None if setting is None else setting.value_as(ArraySpec)
+        if array is None or not array.ranges or id(setting.directive) in seen:
             continue
+        ranges = array.ranges
         seen.add(id(setting.directive))
         top = max(r.last for r in ranges)
         step = max(r.step for r in ranges)

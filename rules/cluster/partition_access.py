@@ -64,9 +64,9 @@ def partition_access_denied(ctx: Context) -> None:
     for placement in runnable(ctx):
         for option, what in (("account", "accounts"), ("qos", "qos")):
             setting = placement.request.get(option)
-            if setting is None or not isinstance(setting.value, str) or not setting.value:
+            value = None if setting is None else setting.value_as(str)
+            if not value:
                 continue
-            value = setting.value
             outcome = limit_outcome(ctx, placement.usable, lambda p: access_refused(p, what, value))
             if outcome is None:
                 continue
@@ -80,8 +80,10 @@ def partition_access_denied(ctx: Context) -> None:
 
 
 def _describe(partition, what: str) -> str:
-    allow = getattr(partition, f"allow_{what}")
-    deny = getattr(partition, f"deny_{what}")
+    if what == "accounts":
+        allow, deny = partition.allow_accounts, partition.deny_accounts
+    else:
+        allow, deny = partition.allow_qos, partition.deny_qos
     label = "AllowAccounts" if what == "accounts" else "AllowQos"
     if allow is not None:
         return f"partition {partition.name} allows only {label}={','.join(allow) or '(none)'}"

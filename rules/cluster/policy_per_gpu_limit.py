@@ -90,14 +90,16 @@ def policy_per_gpu_limit(ctx: Context) -> None:
         if memory == 0:
             memory = None  # all of a node's memory: judged by SB451 against the node, not here
         for policy in found:
-            for what, amount, setting, unit in (
-                ("cpus_per_gpu", None if cpus is None else cpus / ask.gpus, cpu_setting(request), "CPUs"),
-                ("mem_per_gpu", None if memory is None else memory / ask.gpus, memory_setting(request), "of memory"),
+            for what, amount, setting, unit, bound_of in (
+                ("cpus_per_gpu", None if cpus is None else cpus / ask.gpus, cpu_setting(request), "CPUs",
+                 lambda rule_: rule_.cpus_per_gpu),
+                ("mem_per_gpu", None if memory is None else memory / ask.gpus, memory_setting(request), "of memory",
+                 lambda rule_: rule_.mem_per_gpu),
             ):
                 if amount is None or setting is None:
                     continue
                 rules = [policy.gpu_rule(model) for model in _models(ctx, ask)]
-                bounds = [getattr(r, what) if r is not None else None for r in rules]
+                bounds = [bound_of(r) if r is not None else None for r in rules]
                 if not bounds or any(b is None or not _outside(amount, b) for b in bounds):
                     continue
                 rule_, bound = rules[0], bounds[0]

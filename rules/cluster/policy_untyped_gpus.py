@@ -11,6 +11,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity, UntypedGpus
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.gres import GpuRequest, GresRequest, TresRequest
 from slurmspec.rules.cluster._policy import partition_of, policies, shown, verdict
 from slurmspec.rules.traps._header import own
 
@@ -18,11 +19,8 @@ _GPU_OPTIONS = ("gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket", "gr
 
 
 def _untyped(setting) -> bool:
-    items = getattr(setting.value, "items", None)
-    if items is None:
-        return False
-    return any(getattr(i, "name", None) == "gpu" and getattr(i, "type", None) is None and getattr(i, "count", 0)
-               for i in items)
+    value = setting.value_as(GpuRequest) or setting.value_as(GresRequest) or setting.value_as(TresRequest)
+    return value is not None and any(i.name == "gpu" and i.type is None and i.count for i in value.items)
 
 
 def _models(ctx: Context, request) -> str:

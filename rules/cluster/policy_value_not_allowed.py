@@ -71,7 +71,7 @@ def policy_value_not_allowed(ctx: Context) -> None:
         for policy in policies(ctx):
             for option, (key, values) in _allowed(policy, partition).items():
                 setting = own(request, option)
-                if setting is None or not isinstance(setting.raw, str):
+                if setting is None or setting.raw is None:
                     continue
                 if setting.raw.lower() in (v.lower() for v in values):
                     continue

@@ -13,6 +13,7 @@ from slurmspec.gates import SIGNAL_R_NEEDS_PREEMPTION
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.signal import SignalSpec
 
 
 @rule("SB413", "signal-without-preemption", Severity.ERROR, Outcome.REFUSED)
@@ -58,7 +59,8 @@ def signal_without_preemption(ctx: Context) -> None:
     seen = set()
     for component in ctx.script.components:
         setting = component.request.get("signal")
-        if setting is None or "R" not in getattr(setting.value, "flags", ()) or id(setting.directive) in seen:
+        signal = None if setting is None else setting.value_as(SignalSpec)
+        if signal is None or "R" not in signal.flags or id(setting.directive) in seen:
             continue
         seen.add(id(setting.directive))
         ctx.report(

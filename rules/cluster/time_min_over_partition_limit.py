@@ -16,6 +16,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.time import Duration
 
 
 @rule("SB405", "time-min-over-partition-limit", Severity.ERROR, Outcome.REFUSED)
@@ -61,9 +62,10 @@ def time_min_over_partition_limit(ctx: Context) -> None:
     from slurmspec.rules.cluster._where import runnable, where
     for placement in runnable(ctx):
         setting = placement.request.get("time-min")
-        minutes = getattr(setting.value, "minutes", None) if setting is not None else None
-        if not isinstance(minutes, int) or getattr(setting.value, "unlimited", False):
+        time_min = None if setting is None else setting.value_as(Duration)
+        if time_min is None or time_min.minutes is None or time_min.unlimited:
             continue
+        minutes = time_min.minutes
         first = placement.first
         if placement.request.get("time") is None and first is not None and first.default_time is not None:
             if minutes <= first.default_time:

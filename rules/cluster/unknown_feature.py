@@ -12,6 +12,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.constraint import Constraint
 
 
 def _suggestion(name: str, known: list[str]) -> str:
@@ -70,8 +71,7 @@ def unknown_feature(ctx: Context) -> None:
         if setting is None or id(setting.directive) in seen:
             continue
         seen.add(id(setting.directive))
-        value = setting.value if hasattr(setting.value, "features") else None
-        unknown = [n for n in dict.fromkeys(_features.names(value)) if n not in known]
+        unknown = [n for n in dict.fromkeys(_features.names(setting.value_as(Constraint))) if n not in known]
         for name in unknown:
             ctx.report(
                 "SB408", setting.directive.span,

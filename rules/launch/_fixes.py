@@ -6,6 +6,7 @@ from slurmspec.fix.build import delete_directives, make_fix, replace
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability
 from slurmspec.model.script import Script
+from slurmspec.model.values.counts import NodeCount
 
 _TASKS_PER_NODE = ("ntasks-per-node", "tasks-per-node")
 
@@ -21,11 +22,11 @@ def _even_split(request, tasks) -> bool:
     nodes = request.get("nodes")
     if nodes is None:
         return True
-    low = getattr(nodes.value, "minimum", None)
-    high = getattr(nodes.value, "maximum", low)
-    count = getattr(tasks.value, "value", None)
-    if not isinstance(low, int) or high != low or not isinstance(count, int):
+    node_count = nodes.value_as(NodeCount)
+    count = tasks.count()
+    if node_count is None or node_count.maximum != node_count.minimum or count is None:
         return False
+    low = node_count.minimum
     return count >= low and count % low == 0
 
 
@@ -37,7 +38,7 @@ def set_tasks_per_node(script: Script, srun, count: int, why: str) -> Fix | None
     header's (a header `--ntasks` becomes `--ntasks-per-node`, since with a task count per
     node the total follows from the nodes). Unsafe: it changes the job's shape.
     """
-    options = getattr(srun, "options", ()) if srun is not None else ()
+    options = srun.options if srun is not None else ()
     if any(o.name == "ntasks" for o in options):
         return None  # `srun -n N`: the step's own total; which count was meant is unclear
     title = f"Run {count} task{'s' if count != 1 else ''} per node ({why})"

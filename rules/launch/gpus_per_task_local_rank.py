@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 
 from slurmspec.body.index import body_index
-from slurmspec.kinds import Fixability, Outcome, Severity
+from slurmspec.kinds import Fixability, GpuBindKind, LineKind, Outcome, Severity
 from slurmspec.lazy_regex import lazy_compile
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
@@ -80,7 +80,7 @@ def gpus_per_task_hides_local_rank_gpu(ctx: Context) -> None:
         return
     for step in ctx.shared(job_model_of).steps:
         bind = step.gpu_bind
-        if step.srun is None or step.spawner is not None or bind is None or bind.kind != "per_task":
+        if step.srun is None or step.spawner is not None or bind is None or bind.kind is not GpuBindKind.PER_TASK:
             continue
         blind = _blind_task(step)
         if blind is None:
@@ -112,7 +112,7 @@ def _evidence(ctx: Context, step) -> str:
             return f"`${ref.name}` (expanded in each task) hands the program its local rank"
     script = ctx.script
     for line in script.lines:
-        if line.kind == "command" and line.span.start >= script.header_end:
+        if line.kind is LineKind.COMMAND and line.span.start >= script.header_end:
             found = _FRAMEWORK.search(line.text)
             if found:
                 return f"`{found.group(0)}` on line {line.number}: Horovod and Lightning use GPU `cuda:<local rank>`"

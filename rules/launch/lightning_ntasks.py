@@ -83,8 +83,8 @@ def _lightning(ctx: Context, srun, geom) -> None:
         return
     if srun_n is None:
         setting = request.get("ntasks")
-        n = getattr(setting.value, "value", None) if setting is not None else None
-        if not isinstance(n, int) or n < 2:
+        n = None if setting is None else setting.count()
+        if n is None or n < 2:
             return
         span, text = setting.directive.span, f"`--ntasks={setting.raw}`"
         srun_n = n

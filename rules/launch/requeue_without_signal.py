@@ -10,6 +10,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.time import Duration
 
 
 @rule("SB342", "requeue-without-signal", Severity.INFO, Outcome.ADVICE)
@@ -60,9 +61,8 @@ def requeue_without_signal(ctx: Context) -> None:
     if no is not None and no.directive.span.start > requeue.directive.span.start:
         return
     time = request.get("time")
-    limit = None if time is None else time.value
-    minutes = getattr(limit, "minutes", None)
-    if not (getattr(limit, "unlimited", False) or (isinstance(minutes, int) and minutes > 60)):
+    limit = None if time is None else time.value_as(Duration)
+    if limit is None or not (limit.unlimited or (limit.minutes is not None and limit.minutes > 60)):
         return
     ctx.report(
         "SB342", requeue.directive.span,

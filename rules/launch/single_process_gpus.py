@@ -12,7 +12,7 @@ import re
 
 from slurmspec.body.programs import TRIVIAL_COMMANDS
 from slurmspec.body.wrappers import basename
-from slurmspec.kinds import Fixability, LaunchKind, Outcome, Severity
+from slurmspec.kinds import Fixability, LaunchKind, LineKind, Outcome, Severity
 from slurmspec.lazy_regex import lazy_compile
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
@@ -151,7 +151,7 @@ def _lightning(ctx: Context, launch) -> bool:
 
 def _body_mentions_lightning(ctx: Context) -> bool:
     script = ctx.script
-    return any(line.kind == "command" and line.span.start >= script.header_end and _LIGHTNING.search(line.text)
+    return any(line.kind is LineKind.COMMAND and line.span.start >= script.header_end and _LIGHTNING.search(line.text)
                for line in script.lines)
 
 
@@ -210,6 +210,6 @@ def _other_work(script, launches) -> bool:
             if basename(launch.program or "") not in TRIVIAL_COMMANDS:
                 return True
     for line in script.lines:
-        if line.kind == "command" and line.span.start >= script.header_end and _RUNS_SCRIPT.match(line.text):
+        if line.kind is LineKind.COMMAND and line.span.start >= script.header_end and _RUNS_SCRIPT.match(line.text):
             return True
     return False

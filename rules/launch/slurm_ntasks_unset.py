@@ -14,6 +14,7 @@ from bisect import bisect_right
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.kinds import LineKind, Outcome, Severity
 from slurmspec.rules.launch._common import assigns
 
 _REF = re.compile(r"(?<!\\)\$(?:\{(SLURM_[A-Z_]+)(\}|[^}A-Z_])|(SLURM_[A-Z_]+)\b)")
@@ -69,7 +70,7 @@ def slurm_ntasks_unset(ctx: Context) -> None:
     request = script.components[0].request
     seen: set[str] = set()
     for line in script.lines:
-        if line.kind != "command" or line.span.start < script.header_end or "SLURM_" not in line.text:
+        if line.kind is not LineKind.COMMAND or line.span.start < script.header_end or "SLURM_" not in line.text:
             continue
         text = line.text
         masked = _single_quoted(text)

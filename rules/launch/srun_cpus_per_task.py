@@ -88,8 +88,8 @@ def srun_cpus_per_task_not_inherited(ctx: Context) -> None:
         if het is not None and het.isdigit() and int(het) < len(script.components):
             comp = int(het)
         setting = script.components[comp].request.get("cpus-per-task")
-        cpt = getattr(setting.value, "value", None) if setting is not None else None
-        if not isinstance(cpt, int) or cpt < 2:
+        cpt = None if setting is None else setting.count()
+        if cpt is None or cpt < 2:
             continue
         ctx.report(
             "SB320", launch.command_span,

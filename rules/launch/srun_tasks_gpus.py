@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 
 from slurmspec.body.typed import gpu_count
-from slurmspec.kinds import Fixability, Outcome, Severity
+from slurmspec.kinds import Fixability, LineKind, Outcome, Severity
 from slurmspec.lazy_regex import lazy_compile
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.gres import GpuRequest, TresRequest
 from slurmspec.rules.launch._common import (
     gpu_note, idle, option_span, plural, program, python_steps, repeated, task_note,
 )
@@ -114,13 +115,14 @@ def _several_gpus_per_task(ctx: Context, srun) -> bool:
             return opt.value.split("gpu=")[-1].split(",")[0] != "1"
     for name in ("gpus-per-task", "tres-per-task"):
         setting = ctx.script.request.get(name)
-        if setting is not None and (name == "gpus-per-task" or "gpu" in (setting.raw or "gpu")):
-            items = getattr(setting.value, "items", None)
-            if items is None:
-                return True
-            counts = [i.count for i in items
-                      if name == "gpus-per-task" or (getattr(i, "kind", None), getattr(i, "name", None)) == ("gres", "gpu")]
-            return sum(counts) != 1
+        if setting is None:
+            continue
+        if name == "gpus-per-task":
+            gpus = setting.value_as(GpuRequest)
+            return gpus is None or gpus.total != 1
+        if "gpu" in (setting.raw or "gpu"):
+            tres = setting.value_as(TresRequest)
+            return tres is None or sum(i.count for i in tres.items if (i.kind, i.name) == ("gres", "gpu")) != 1
     return False
 
 
@@ -139,7 +141,7 @@ def _evidence(ctx: Context, launch, srun) -> str:
             return f"`{found.group(0)}` in `{program(launch)}` points to one process per GPU"
     script = ctx.script
     for line in script.lines:
-        if line.kind != "command" or line.span.start < script.header_end:
+        if line.kind is not LineKind.COMMAND or line.span.start < script.header_end:
             continue
         found = _EVIDENCE.search(line.text)
         if found:

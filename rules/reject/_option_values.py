@@ -11,6 +11,7 @@ dropped mail type...) belong to the traps family.
 from __future__ import annotations
 
 from slurmspec.check.context import Context
+from slurmspec.kinds import ValueKind
 from slurmspec.rules.reject._duration_fix import duration_fix
 from slurmspec.model.options import CHECKED_WHEN_EFFECTIVE
 from slurmspec.model.request import hint_is_dropped
@@ -18,21 +19,21 @@ from slurmspec.model.script import Directive
 
 # Value kind -> rule code. Kinds not listed share SB122 (invalid-option-value).
 _CODE_BY_KIND = {
-    "duration": "SB110",
-    "datetime": "SB111",
-    "memory": "SB112",
-    "count": "SB113",
-    "count0": "SB113",
-    "node-count": "SB114",
-    "gres": "SB115",
-    "gpus": "SB115",
-    "tres-per-task": "SB115",
-    "array": "SB116",
-    "dependency": "SB117",
-    "signal": "SB118",
-    "distribution": "SB119",
-    "mail-type": "SB120",
-    "constraint": "SB121",
+    ValueKind.DURATION: "SB110",
+    ValueKind.DATETIME: "SB111",
+    ValueKind.MEMORY: "SB112",
+    ValueKind.COUNT: "SB113",
+    ValueKind.COUNT0: "SB113",
+    ValueKind.NODE_COUNT: "SB114",
+    ValueKind.GRES: "SB115",
+    ValueKind.GPUS: "SB115",
+    ValueKind.TRES_PER_TASK: "SB115",
+    ValueKind.ARRAY: "SB116",
+    ValueKind.DEPENDENCY: "SB117",
+    ValueKind.SIGNAL: "SB118",
+    ValueKind.DISTRIBUTION: "SB119",
+    ValueKind.MAIL_TYPE: "SB120",
+    ValueKind.CONSTRAINT: "SB121",
 }
 OTHER_VALUES = "SB122"
 
@@ -72,7 +73,7 @@ def _checked_directives(ctx: Context) -> list[Directive]:
         kind = directive.option.kind
         if kind in CHECKED_WHEN_EFFECTIVE and id(directive) not in effective:
             continue
-        if kind == "hint" and hint_is_dropped(ctx.script.components[directive.component].request, ctx.version):
+        if kind is ValueKind.HINT and hint_is_dropped(ctx.script.components[directive.component].request, ctx.version):
             continue
         if directive.option.long == "propagate" and _gets_user_env(ctx, directive):
             continue

@@ -26,7 +26,9 @@ import re
 from typing import Iterator
 
 from slurmspec.check.context import Context
+from slurmspec.model.request import Setting
 from slurmspec.model.script import Directive
+from slurmspec.model.values.datetimes import DateTime
 
 
 def first_occurrence(setting) -> Directive:
@@ -116,14 +118,15 @@ def count_hosts(text: str | None) -> int | None:
 
 
 # ---------------------------------------------------------------- moments
-def moment(value) -> tuple[str, float] | None:
-    """("abs", epoch seconds) for a fully dated value, ("now", offset) for now[+-N]; else None."""
+def moment(setting: Setting) -> tuple[str, float] | None:
+    """("abs", epoch seconds) for a fully dated value, ("now", offset) for now[+-N]; else None
+    (also for a value that did not parse)."""
+    value = setting.value_as(DateTime)
     if value is None:
         return None
-    epoch = getattr(value, "epoch", None)
-    if epoch is not None:
-        return ("abs", float(epoch))
-    keywords = tuple(getattr(value, "keywords", ()) or ())
+    if value.epoch is not None:
+        return ("abs", float(value.epoch))
+    keywords = value.keywords
     if keywords == ("now",) and value.relative_seconds is not None:
         return ("now", float(value.relative_seconds))
     if keywords or value.relative_seconds is not None:

@@ -14,6 +14,7 @@ from slurmspec.gates import NODES_WITH_ARBITRARY_REFUSED
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.distribution import Distribution
 from slurmspec.rules.reject._settings import first_occurrence, where
 
 
@@ -93,9 +94,9 @@ def nodes_with_arbitrary_distribution(ctx: Context) -> None:
     ctx.shared(_check_arbitrary_distribution)
 
 
-def _is_arbitrary(value) -> bool:
-    levels = getattr(value, "levels", None)
-    return bool(levels) and levels[0] == "arbitrary"
+def _is_arbitrary(setting) -> bool:
+    distribution = setting.value_as(Distribution)
+    return distribution is not None and distribution.levels[:1] == ("arbitrary",)
 
 
 def _check_arbitrary_distribution(ctx: Context) -> None:
@@ -104,7 +105,7 @@ def _check_arbitrary_distribution(ctx: Context) -> None:
     for component in ctx.script.components:
         request = component.request
         dist = request.get("distribution")
-        if dist is None or not _is_arbitrary(dist.value):
+        if dist is None or not _is_arbitrary(dist):
             continue
         hosts = [request.get(n) for n in ("nodelist", "nodefile")]
         if not any(h is not None and (h.raw or "").strip() for h in hosts):

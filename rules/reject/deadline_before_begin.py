@@ -59,7 +59,7 @@ def deadline_before_begin(ctx: Context) -> None:
     # reported: sbatch reads the clock once per option, so the verdict could
     # depend on a second ticking over.
     for _, begin, deadline in pairs(ctx, "begin", "deadline", inherit=True):
-        a, b = moment(begin.value), moment(deadline.value)
+        a, b = moment(begin), moment(deadline)
         if a is None or b is None:
             continue
         if a[0] == b[0]:

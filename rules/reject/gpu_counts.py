@@ -16,7 +16,7 @@ from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
 from slurmspec.model.script import Directive
-from slurmspec.rules.reject._gpu_geometry import UNKNOWN, Geometry, Record, gpu_records, job_geometry
+from slurmspec.rules.reject._gpu_geometry import UNKNOWN, Geometry, Record, gpu_records, job_geometry, known
 
 
 @rule("SB141", "gpus-per-task-without-tasks", Severity.ERROR, Outcome.REFUSED)
@@ -246,14 +246,12 @@ def _test_record(r: Record, g: Geometry) -> tuple[str, str, Directive] | None:
     """
     at = lambda *fields: max((r.where[f] for f in fields), key=lambda d: d.span.start)  # noqa: E731
     if r.job:
-        for field in ("node", "task", "socket"):
-            value = getattr(r, field)
+        for field, value in (("node", r.node), ("task", r.task), ("socket", r.socket)):
             if value and value > r.job:
                 code = {"node": "SB142", "task": "SB143", "socket": "SB145"}[field]
                 return code, (f"{r.shown(field)} is more than {r.shown('job')} in total"), at("job", field)
     if r.node:
-        for field in ("task", "socket"):
-            value = getattr(r, field)
+        for field, value in (("task", r.task), ("socket", r.socket)):
             if value and value > r.node:
                 code = "SB143" if field == "task" else "SB145"
                 return code, f"{r.shown(field)} is more than {r.shown('node')}", at("node", field)
@@ -275,23 +273,23 @@ def _test_record(r: Record, g: Geometry) -> tuple[str, str, Directive] | None:
         if r.node % r.socket:
             return "SB145", f"{r.shown('node')} is not a multiple of {r.shown('socket')}", at("node", "socket")
         sockets = r.node // r.socket
-        known = _settle(g, "sockets_per_node", sockets)
-        if known is _GIVE_UP:
+        settled = _settle(g, "sockets_per_node", sockets)
+        if settled is _GIVE_UP:
             return None
-        if known is not _AGREES:
+        if settled is not _AGREES:
             return "SB145", (f"{r.shown('node')} with {r.shown('socket')} means {sockets}"
                              f" socket{'s' if sockets != 1 else ''} per node, not"
-                             f" `--sockets-per-node={known}`"), at("node", "socket")
+                             f" `--sockets-per-node={settled}`"), at("node", "socket")
     if r.job and r.task:
         if r.job % r.task:
             return "SB143", f"{r.shown('job')} is not a multiple of {r.shown('task')}", at("job", "task")
         tasks = r.job // r.task
-        known = _settle(g, "num_tasks", tasks)
-        if known is _GIVE_UP:
+        settled = _settle(g, "num_tasks", tasks)
+        if settled is _GIVE_UP:
             return None
-        if known is not _AGREES:
+        if settled is not _AGREES:
             return "SB143", (f"{r.shown('job')} with {r.shown('task')} makes {tasks}"
-                             f" task{'s' if tasks != 1 else ''}, but the job has {known}"
+                             f" task{'s' if tasks != 1 else ''}, but the job has {settled}"
                              " (\"number of requested tasks differ from -n/--ntasks\")"), at("job", "task")
     elif r.task and g.num_tasks is None:
         return "SB141", "", at("task")
@@ -299,32 +297,32 @@ def _test_record(r: Record, g: Geometry) -> tuple[str, str, Directive] | None:
         if r.node % r.task:
             return "SB143", f"{r.shown('node')} is not a multiple of {r.shown('task')}", at("node", "task")
         per_node = r.node // r.task
-        known = _settle(g, "ntasks_per_node", per_node)
-        if known is _GIVE_UP:
+        settled = _settle(g, "ntasks_per_node", per_node)
+        if settled is _GIVE_UP:
             return None
-        if known is not _AGREES:
+        if settled is not _AGREES:
             return "SB143", (f"{r.shown('node')} with {r.shown('task')} makes {per_node}"
                              f" task{'s' if per_node != 1 else ''} per node, not"
-                             f" `--ntasks-per-node={known}`"), at("node", "task")
+                             f" `--ntasks-per-node={settled}`"), at("node", "task")
     if r.socket and r.task:
         if r.socket % r.task:
             return "SB145", f"{r.shown('socket')} is not a multiple of {r.shown('task')}", at("socket", "task")
         per_socket = r.socket // r.task
-        known = _settle(g, "ntasks_per_socket", per_socket)
-        if known is _GIVE_UP:
+        settled = _settle(g, "ntasks_per_socket", per_socket)
+        if settled is _GIVE_UP:
             return None
-        if known is not _AGREES:
+        if settled is not _AGREES:
             return "SB145", (f"{r.shown('socket')} with {r.shown('task')} makes {per_socket}"
                              f" task{'s' if per_socket != 1 else ''} per socket, not"
-                             f" `--ntasks-per-socket={known}`"), at("socket", "task")
-    if (not r.job and r.task and g.tasks_from_hosts and isinstance(g.num_tasks, int)
-            and isinstance(g.min_nodes, int) and g.num_tasks * r.task < g.min_nodes):
+                             f" `--ntasks-per-socket={settled}`"), at("socket", "task")
+    if (not r.job and r.task and g.tasks_from_hosts and known(g.num_tasks, g.min_nodes)
+            and g.num_tasks * r.task < g.min_nodes):
         # With -m arbitrary, --gpus-per-task becomes a job total (tasks x per task):
         # `-m arbitrary -w n[01-02] --gpus-per-task=1 -N 3` fails with "--gpus < -N".
         return "SB144", (f"{r.shown('task')} for the {g.num_tasks} listed host(s) of the arbitrary"
                          f" distribution is fewer GPUs than the {g.min_nodes} nodes the job asks for"
                          " (\"--gpus < -N\")"), at("task")
-    if r.job and isinstance(g.min_nodes, int) and r.job < g.min_nodes:
+    if r.job and known(g.min_nodes) and r.job < g.min_nodes:
         return "SB144", (f"{r.shown('job')} is fewer GPUs than the {g.min_nodes} nodes the job"
                          " asks for; every node needs at least one (\"--gpus < -N\")"), at("job")
     return None

@@ -18,6 +18,7 @@ from slurmspec.gates import NODELIST_COUNT_LEFT_TO_CONTROLLER
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.counts import NodeCount
 from slurmspec.rules.reject._settings import count_hosts, pairs, where
 
 
@@ -60,8 +61,9 @@ def nodelist_exceeds_nodes(ctx: Context) -> None:
     # Checked against sbatch 22.05.8.
     for _, nodes, nodelist in pairs(ctx, "nodes", "nodelist"):
         hosts = count_hosts(nodelist.raw)
-        maximum = getattr(nodes.value, "maximum", None)
-        if hosts is None or not isinstance(maximum, int) or maximum <= 0 or hosts <= maximum:
+        node_count = nodes.value_as(NodeCount)
+        maximum = 0 if node_count is None else node_count.maximum
+        if hosts is None or maximum <= 0 or hosts <= maximum:
             continue
         head = (f"`--nodelist={nodelist.raw}` names {hosts} hosts, more than"
                 f" `--nodes={nodes.raw}` ({where(nodes.directive)}) allows")

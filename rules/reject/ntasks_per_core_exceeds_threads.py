@@ -10,6 +10,7 @@ from slurmspec.gates import NTASKS_PER_CORE_CHECKED
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.binding import SocketCoreThread
 from slurmspec.rules.reject._settings import where
 
 
@@ -52,7 +53,7 @@ def ntasks_per_core_exceeds_threads(ctx: Context) -> None:
         request = component.request
         per_core = request.get("ntasks-per-core")
         threads, shown, directive = _threads(request)
-        a = _count(per_core)
+        a = request.count("ntasks-per-core")
         if a is None or threads is None or a <= threads or (per_core.inherited and directive.inherited):
             continue
         ctx.report(
@@ -70,17 +71,15 @@ def _threads(request):
     --ntasks-per-core=2` is refused by sbatch 24.11.5 with "bigger than --threads-per-core (1)")."""
     found = []
     threads = request.get("threads-per-core")
-    if _count(threads) is not None:
-        found.append((_count(threads), f"`--threads-per-core={threads.raw}`", threads.directive))
+    count = request.count("threads-per-core")
+    if count is not None:
+        found.append((count, f"`--threads-per-core={threads.raw}`", threads.directive))
     b = request.get("extra-node-info")
-    levels = tuple(getattr(getattr(b, "value", None), "levels", None) or ())
-    if len(levels) == 3 and isinstance(levels[2], tuple) and levels[2][0] == levels[2][1]:
+    b_levels = request.value_as("extra-node-info", SocketCoreThread)
+    levels = () if b_levels is None else b_levels.levels
+    if len(levels) == 3 and levels[2] is not None and levels[2][0] == levels[2][1]:
         found.append((levels[2][0], f"the threads of `-B {b.raw}`", b.directive))
     if not found:
         return None, None, None
     return max(found, key=lambda f: f[2].span.start)
 
-
-def _count(setting) -> int | None:
-    value = getattr(setting.value, "value", None) if setting is not None else None
-    return value if isinstance(value, int) else None

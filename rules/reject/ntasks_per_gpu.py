@@ -17,6 +17,8 @@ from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
 from slurmspec.rules.reject._gpu_geometry import count_of, gpu_records, job_geometry, known, requests_gpu
+from slurmspec.model.values.counts import NodeCount
+from slurmspec.rules.reject._gpu_geometry import gpu_records, job_geometry, known, requests_gpu
 from slurmspec.rules.reject._settings import first_occurrence
 
 
@@ -108,15 +110,14 @@ def _check_ntasks_per_gpu(ctx: Context) -> None:
         if (npg is not None or npt is not None) and _ntasks_per_gpu_clash(ctx, request, npg, npt):
             continue
         setting = npg if npg is not None else npt
-        if setting is None or not isinstance(count_of(request, setting.name), int):
+        if setting is None or setting.count() is None:
             continue
         if not gpu_records(request)[1] or requests_gpu(request):
             continue
-        per, ntasks = count_of(request, setting.name), count_of(request, "ntasks")
+        per, ntasks = setting.count(), request.count("ntasks")
         g = job_geometry(ctx, index)
-        explicit = g.tasks_from_hosts or g.tasks_from_layout or isinstance(ntasks, int)
-        if (isinstance(per, int) and per > 0 and explicit and isinstance(g.num_tasks, int)
-                and isinstance(g.min_nodes, int)):
+        explicit = g.tasks_from_hosts or g.tasks_from_layout or ntasks is not None
+        if per > 0 and explicit and known(g.num_tasks, g.min_nodes):
             # The GPUs are generated as a job total, tasks / per, which then has to
             # cover the nodes (`-N 2 -n 2 --ntasks-per-gpu=2` and `-m arbitrary
             # -w n[01-02] --ntasks-per-gpu=2` fail with "--gpus < -N" on 22.05.8;
@@ -133,7 +134,7 @@ def _check_ntasks_per_gpu(ctx: Context) -> None:
                     " job; sbatch refuses it (\"--gpus < -N\"). Give `--gpus-per-node` or more tasks",
                 )
                 continue
-        if isinstance(ntasks, int):
+        if ntasks is not None:
             # Without a GPU count the GPUs come from -n, which must divide evenly
             # (`--ntasks-per-gpu=2 -n 3` fails on 22.05.8; an implied count is not checked).
             # With -n below it the generated GPU count is 0 and sbatch only logs
@@ -165,11 +166,10 @@ def _nodes_known(request) -> bool:
     nodes = request.get("nodes")
     if nodes is None:
         return False
-    value = nodes.value
-    minimum, maximum = getattr(value, "minimum", None), getattr(value, "maximum", None)
-    if not isinstance(minimum, int) or not isinstance(maximum, int):
+    value = nodes.value_as(NodeCount)
+    if value is None:
         return True  # invalid: other rules report it
-    return 0 < minimum == maximum
+    return 0 < value.minimum == value.maximum
 
 
 def _ntasks_per_gpu_clash(ctx: Context, request, npg, npt) -> bool:
@@ -188,8 +188,8 @@ def _ntasks_per_gpu_clash(ctx: Context, request, npg, npt) -> bool:
             " tying tasks to GPUs",
         )
         return True
-    a, b = count_of(request, "ntasks-per-gpu"), count_of(request, "ntasks-per-tres")
-    if npg is not None and npt is not None and known(a, b) and a != b:
+    a, b = request.count("ntasks-per-gpu"), request.count("ntasks-per-tres")
+    if a is not None and b is not None and a != b:
         later = max(npg.directive, npt.directive, key=lambda d: d.span.start)
         ctx.report(
             "SB148", later.span,

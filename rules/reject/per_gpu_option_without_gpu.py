@@ -14,6 +14,7 @@ from slurmspec.gates import CPUS_PER_GPU_NEEDS_GPU
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.memory import MemorySize
 from slurmspec.rules.reject._gpu_geometry import gpu_records, requests_gpu
 
 
@@ -65,7 +66,7 @@ def per_gpu_option_without_gpu(ctx: Context) -> None:
         if request.get("ntasks-per-gpu") is not None or request.get("ntasks-per-tres") is not None:
             continue  # GPUs generated from the task count (`-N 1 --ntasks-per-gpu=1` is enough)
         for setting in present:
-            if setting.name == "mem-per-gpu" and getattr(setting.value, "megabytes", None) == 0:
+            if setting.name == "mem-per-gpu" and setting.value_as(MemorySize) == MemorySize(0):
                 continue  # 22.05.8 and 24.11.5 accept `--mem-per-gpu=0` without GPUs (they refuse `4G`)
             instead = "--mem-per-cpu" if setting.name == "mem-per-gpu" else "--cpus-per-task"
             ctx.report(

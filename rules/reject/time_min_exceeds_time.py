@@ -11,6 +11,7 @@ from slurmspec.gates import DEADLINE_COUNTS_FROM_BEGIN
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.time import Duration
 from slurmspec.rules.reject._settings import moment
 
 
@@ -60,47 +61,44 @@ def time_min_exceeds_time(ctx: Context) -> None:
     for component in ctx.script.components:
         request = component.request
         time_min = request.get("time-min")
-        if time_min is None or not hasattr(time_min.value, "unlimited"):
+        minimum = None if time_min is None else time_min.value_as(Duration)
+        if minimum is None:
             continue
         time = request.get("time")
         # Both are inherited by later hetjob components and checked in each:
         # `--time-min=2:00:00`, `hetjob`, `-t 10` is refused (slurmctld 22.05.8).
         if time_min.inherited and (time is None or time.inherited):
             continue
-        limit = None if time is None else time.value
-        if time is not None and not hasattr(limit, "unlimited"):
+        limit = None if time is None else time.value_as(Duration)
+        if time is not None and limit is None:
             continue  # --time itself is invalid; SB110 says so
         span = time.directive.span if time_min.inherited else time_min.directive.span
-        if _is_unlimited(time_min.value):
-            if limit is None or not _is_unlimited(limit):
+        if minimum.unlimited:
+            if limit is None or not limit.unlimited:
                 where = "no `--time`" if limit is None else f"`--time={time.raw}`"
                 ctx.report(
                     "SB123", span,
                     f"`--time-min={time_min.raw}` means no limit, which exceeds the job's time"
                     f" limit ({where}); the controller refuses the job",
                 )
-        elif limit is not None and not _is_unlimited(limit) and time_min.value.minutes > limit.minutes:
+        elif limit is not None and not limit.unlimited and minimum.minutes > limit.minutes:
             ctx.report(
                 "SB123", span,
                 f"`--time-min={time_min.raw}` is longer than `--time={time.raw}`;"
                 " the controller refuses the job",
             )
-        elif time_min.value.minutes:
+        elif minimum.minutes:
             # The job must be able to run its --time-min before the --deadline:
             # `--deadline=now+90minutes --time-min=2:00:00` is refused (slurmctld
             # 22.05.8). Judged only for `now+N` values, with a margin.
             window = _deadline_window(request, ctx.version)
-            if window is not None and time_min.value.minutes * 60 > window + 600:
+            if window is not None and minimum.minutes * 60 > window + 600:
                 start = " after `--begin`" if request.get("begin") is not None else ""
                 ctx.report(
                     "SB123", span,
                     f"`--time-min={time_min.raw}` is longer than the time left{start} before"
                     f" `--deadline={request.get('deadline').raw}`; the controller refuses the job",
                 )
-
-
-def _is_unlimited(value) -> bool:
-    return bool(getattr(value, "unlimited", False))
 
 
 def _deadline_window(request, version) -> float | None:
@@ -113,12 +111,12 @@ def _deadline_window(request, version) -> float | None:
     deadline, begin = request.get("deadline"), request.get("begin")
     if deadline is None:
         return None
-    end = moment(deadline.value)
+    end = moment(deadline)
     if end is None or end[0] != "now":
         return None
     start = 0.0
     if begin is not None:
-        first = moment(begin.value)
+        first = moment(begin)
         if version < DEADLINE_COUNTS_FROM_BEGIN or first is None or first[0] != "now":
             return None
         start = max(0.0, first[1])

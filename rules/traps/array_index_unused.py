@@ -70,9 +70,10 @@ def array_index_unused(ctx: Context) -> None:
     if len(script.components) != 1:
         return  # arrays and hetjobs do not mix (SB1xx)
     setting = script.components[0].request.get("array")
-    if setting is None or not isinstance(setting.value, ArraySpec) or setting.value.count < 2:
+    array = None if setting is None else setting.value_as(ArraySpec)
+    if array is None or array.count < 2:
         return  # no array, one index, or one the script cannot show literally
-    count = setting.value.count
+    count = array.count
     if _PER_TASK.search(script.source):
         return
     facts = ctx.shared(_facts)

@@ -75,8 +75,8 @@ def batch_signal_without_trap(ctx: Context) -> None:
     """
     request = ctx.script.components[0].request
     setting = request.get("signal")
-    spec = None if setting is None else setting.value
-    if not isinstance(spec, SignalSpec) or "B" not in spec.flags or spec.name not in _ENDS_BASH:
+    spec = None if setting is None else setting.value_as(SignalSpec)
+    if spec is None or "B" not in spec.flags or spec.name not in _ENDS_BASH:
         return
     if not runs_in_a_shell(ctx.script):
         return  # a Python batch script handles (or dies of) the signal by its own rules

@@ -15,6 +15,7 @@ import re
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.filename import FilenamePattern
 from slurmspec.rules.traps._request_facts import file_settings, may_span
 
 _PER_TASK_ARRAY = frozenset("ajJb")  # specs that differ between array tasks
@@ -136,17 +137,15 @@ def array_tasks_share_output(ctx: Context) -> None:
 def _array_count(component) -> int | None:
     from slurmspec.model.values.array import ArraySpec
 
-    value = component.request.value("array")
-    return value.count if isinstance(value, ArraySpec) else None
+    array = component.request.value_as("array", ArraySpec)
+    return None if array is None else array.count
 
 
 def _check(ctx: Context) -> None:
     for component, setting in file_settings(ctx):
         directive = setting.directive
-        if directive.typed is None or setting.name == "input":
-            continue
-        pattern = directive.typed.value
-        if not hasattr(pattern, "tokens") or pattern.is_none or pattern.escaped:
+        pattern = directive.value_as(FilenamePattern)
+        if pattern is None or setting.name == "input" or pattern.is_none or pattern.escaped:
             continue
         _check_tokens(ctx, component, setting, pattern)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.enums import Choice
 from slurmspec.rules.traps._header import option_span, own
 
 
@@ -49,7 +50,8 @@ def exclusive_without_all_memory(ctx: Context) -> None:
     for component in ctx.script.components:
         request = component.request
         exclusive = own(request, "exclusive")
-        if exclusive is None or getattr(exclusive.value, "value", None) != "exclusive":
+        mode = None if exclusive is None else exclusive.value_as(Choice)
+        if mode is None or mode.value != "exclusive":
             continue
         if any(request.has(name) for name in ("mem", "mem-per-cpu", "mem-per-gpu")):
             continue

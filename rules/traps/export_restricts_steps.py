@@ -12,6 +12,8 @@ import re
 from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.kinds import ExportMode, LaunchKind, Outcome, Severity
+from slurmspec.model.values.enums import ExportSpec
 from slurmspec.rules.traps._request_facts import has_body, show
 
 _EXPORT_FIX = re.compile(r"\bSLURM_EXPORT_ENV\b")
@@ -59,8 +61,8 @@ def export_restricts_steps(ctx: Context) -> None:
     if not has_body(ctx):
         return
     setting = ctx.script.components[0].request.get("export") if ctx.script.components else None
-    mode = getattr(setting.value, "mode", None) if setting is not None else None
-    if mode is None or mode == "ALL" or (mode == "LIST" and getattr(setting.value, "include_all", False)):
+    export = None if setting is None else setting.value_as(ExportSpec)
+    if export is None or export.mode is ExportMode.ALL or (export.mode is ExportMode.LIST and export.include_all):
         return
     for launch in ctx.script.body.all_launches():
         if launch.kind != LaunchKind.SRUN or launch.under_srun:

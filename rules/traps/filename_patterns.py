@@ -15,6 +15,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.filename import FilenamePattern
 from slurmspec.rules.traps._request_facts import file_settings
 
 
@@ -190,7 +191,7 @@ def empty_filename(ctx: Context) -> None:
     ctx.shared(_check)
 
 
-def _classify(text: str, pattern, problem) -> str | None:
+def _classify(text: str, pattern: FilenamePattern | None, problem) -> str | None:
     """The rule code of one accepted-but-suspicious filename problem."""
     start, end = problem.start, problem.end
     if text == "":
@@ -199,7 +200,7 @@ def _classify(text: str, pattern, problem) -> str | None:
         return "SB235"
     if text.isascii() and text.isdigit():
         return "SB236"
-    for token in getattr(pattern, "tokens", ()):
+    for token in pattern.tokens if pattern is not None else ():
         if token.start == start and token.end == end:
             if not token.known:
                 return "SB234"
@@ -218,7 +219,7 @@ def _check(ctx: Context) -> None:
         directive = setting.directive
         if directive.typed is None:
             continue
-        pattern = directive.typed.value
+        pattern = directive.value_as(FilenamePattern)
         text = directive.value if directive.value is not None else ""
         option = "--" + setting.name
         for problem in directive.typed.problems:

@@ -14,6 +14,7 @@ from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.kinds import Applicability, Fixability, Outcome, Severity, ValueKind
 from slurmspec.model.script import DirectiveLine, Script
 from slurmspec.rules.traps._header import OPTION_WORD, SPACE, clip, shown
 
@@ -55,7 +56,9 @@ def hash_truncates_directive(ctx: Context) -> None:
             _check_glued_hash(ctx, dline)
 
 
-_VALUE_KINDS_WITH_HASH = frozenset({"string", "filename", "constraint", "dependency", "export"})
+_VALUE_KINDS_WITH_HASH = frozenset({
+    ValueKind.STRING, ValueKind.FILENAME, ValueKind.CONSTRAINT, ValueKind.DEPENDENCY, ValueKind.EXPORT,
+})
 
 
 def _check_glued_hash(ctx: Context, dline: DirectiveLine) -> None:
@@ -74,7 +77,7 @@ def _check_glued_hash(ctx: Context, dline: DirectiveLine) -> None:
     has_options = any(OPTION_WORD.match(word) for word in dropped.split())
     glued_value = (
         owner is not None and owner.value is not None
-        and (owner.option.kind or "string") in _VALUE_KINDS_WITH_HASH
+        and (owner.option.kind or ValueKind.STRING) in _VALUE_KINDS_WITH_HASH
         and source[at + 1:at + 2] not in SPACE
     )
     if not (has_options or glued_value):

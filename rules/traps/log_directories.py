@@ -323,7 +323,7 @@ def _check_chdir(ctx: Context) -> None:
     """SB232: a --chdir folder the component sets itself that does not exist."""
     for component in ctx.script.components:
         chdir = component.request.get("chdir")
-        if chdir is None or chdir.inherited or not isinstance(chdir.raw, str):
+        if chdir is None or chdir.inherited or chdir.raw is None:
             continue
         value = chdir.raw
         if not value or not shell_free(value):

@@ -13,6 +13,8 @@ from slurmspec.gates import MAIL_TYPE_LAST_WINS
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.kinds import Outcome, Severity, ValueKind
+from slurmspec.model.values.enums import MailTypes
 from slurmspec.rules.traps._header import line_no, option_span, own, shown
 
 
@@ -97,7 +99,7 @@ def ignored_mail_type(ctx: Context) -> None:
           up to 24.11, a plain assignment from 25.05
     """
     for directive in ctx.script.directives:
-        if directive.ignored or directive.option.kind != "mail-type":
+        if directive.ignored or directive.option.kind is not ValueKind.MAIL_TYPE:
             continue
         typed = directive.typed
         if typed is None or not typed.problems:
@@ -120,11 +122,9 @@ def _check_mail_none_repeat(ctx: Context) -> None:
             continue
         occurrences = (*setting.overridden, setting.directive)
         for index, occurrence in enumerate(occurrences):
-            types = getattr(getattr(occurrence.typed, "value", None), "types", None)
-            if types != () or index == 0:
+            if _mail_types(occurrence) != () or index == 0:
                 continue
-            earlier = [d for d in occurrences[:index]
-                       if getattr(getattr(d.typed, "value", None), "types", None)]
+            earlier = [d for d in occurrences[:index] if _mail_types(d)]
             if earlier:
                 ctx.report(
                     "SB209", option_span(ctx.script, occurrence),
@@ -132,3 +132,9 @@ def _check_mail_none_repeat(ctx: Context) -> None:
                     f" {line_no(earlier[0])}: before Slurm 25.05 repeated `--mail-type` options"
                     " are combined, so mail is still sent; delete the earlier line",
                 )
+
+
+def _mail_types(directive) -> tuple[str, ...] | None:
+    """The mail types one occurrence names (``()`` for NONE); None when it did not parse."""
+    mail = directive.value_as(MailTypes)
+    return None if mail is None else mail.types

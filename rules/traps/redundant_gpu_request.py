@@ -15,6 +15,8 @@ from slurmspec.gates import GRES_WITH_GPUS_PER_NODE_REFUSED
 from slurmspec.kinds import Fixability, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.counts import NodeCount
+from slurmspec.model.values.gres import GpuRequest, GresItem, GresRequest
 from slurmspec.rules.traps._header import option_span, own, shown
 
 
@@ -58,16 +60,19 @@ def redundant_gpu_request(ctx: Context) -> None:
         _check_gpus(ctx, component.request)
 
 
-def _gpu_items(value) -> list:
-    items = getattr(value, "items", None) or ()
-    return [item for item in items if getattr(item, "name", None) == "gpu"]
+def _gpu_items(setting) -> list[GresItem]:
+    """The ``gpu`` items of a ``--gres`` or ``--gpus-per-node`` setting; none when it did not parse."""
+    if setting is None:
+        return []
+    value = setting.value_as(GresRequest) or setting.value_as(GpuRequest)
+    return [item for item in value.items if item.name == "gpu"] if value is not None else []
 
 
 def _fixed_nodes(request) -> int | None:
-    nodes = request.nodes
+    nodes = request.value_as("nodes", NodeCount)
     if nodes is None:
         return 1 if not request.has("nodes") else None
-    if getattr(nodes, "minimum", None) and nodes.minimum == nodes.maximum:
+    if nodes.minimum and nodes.minimum == nodes.maximum:
         return nodes.minimum
     return None
 
@@ -76,13 +81,13 @@ def _check_gpus(ctx: Context, request) -> None:
     gres = own(request, "gres")
     per_node = own(request, "gpus-per-node")
     total = own(request, "gpus")
-    gres_gpus = _gpu_items(gres.value) if gres is not None else []
+    gres_gpus = _gpu_items(gres)
     gres_count = sum(item.count for item in gres_gpus)
     gres_types = {item.type for item in gres_gpus}
     nodes = _fixed_nodes(request)
 
     if gres_gpus and per_node is not None and ctx.version < GRES_WITH_GPUS_PER_NODE_REFUSED:
-        gpn_items = _gpu_items(per_node.value)
+        gpn_items = _gpu_items(per_node)
         gpn_count = sum(item.count for item in gpn_items)
         gpn_types = {item.type for item in gpn_items}
         if gpn_items and (None in gres_types) == (None in gpn_types):  # mixed: refused
@@ -100,9 +105,10 @@ def _check_gpus(ctx: Context, request) -> None:
             ctx.report("SB214", option_span(ctx.script, later), message, outcome=outcome,
                        fix=build.drop_gres_same_as_gpus_per_node(ctx.script, gres, per_node))
     if total is not None and nodes is not None:
-        total_count = getattr(total.value, "total", None)
+        total_gpus = total.value_as(GpuRequest)
+        total_count = None if total_gpus is None else total_gpus.total
         for other, count in ((gres, gres_count if gres_gpus else None),
-                             (per_node, sum(i.count for i in _gpu_items(per_node.value))
+                             (per_node, sum(i.count for i in _gpu_items(per_node))
                               if per_node is not None else None)):
             if other is None or not count or total_count is None:
                 continue

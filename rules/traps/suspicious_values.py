@@ -15,8 +15,10 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.kinds import Outcome, Severity, ValueKind
 from slurmspec.model.request import hint_is_dropped
 from slurmspec.model.script import Directive
+from slurmspec.model.values.memory import MemorySize
 from slurmspec.rules.traps._header import shown
 
 
@@ -64,15 +66,15 @@ def suspicious_value(ctx: Context) -> None:
         if typed is None or not typed.problems:
             continue
         kind = directive.option.kind
-        if kind in ("filename", "mail-type"):
+        if kind in (ValueKind.FILENAME, ValueKind.MAIL_TYPE):
             continue  # the output-traps rules explain file name patterns; SB209 mail types
         if id(directive) not in effective:
             continue  # replaced by a later occurrence: SB204 reports that
-        if kind == "hint" and hint_is_dropped(script.components[directive.component].request, ctx.version):
+        if kind is ValueKind.HINT and hint_is_dropped(script.components[directive.component].request, ctx.version):
             continue  # dropped unread: SB212
-        if kind == "memory" and directive.option.long in ("mem", "tmp"):
-            megabytes = getattr(typed.value, "megabytes", None)
-            if megabytes == 0:
+        if kind is ValueKind.MEMORY and directive.option.long in ("mem", "tmp"):
+            memory = directive.value_as(MemorySize)
+            if memory is not None and memory.megabytes == 0:
                 continue  # --mem=0 asks for all memory on purpose
         for problem in typed.problems:
             if problem.rejected or _harmless(directive, problem):
@@ -103,7 +105,7 @@ def _harmless(directive: Directive, problem) -> bool:
     if any(text in message for text in _HARMLESS_MESSAGES):
         return True  # `0-24:00` is one day, `30:59:59` rounds up by a second
     if "megabytes (the default unit is MB)" in message:
-        megabytes = getattr(getattr(directive.typed, "value", None), "megabytes", None)
+        memory = directive.value_as(MemorySize)
         limit = _SMALL_MB.get(directive.option.long, 64)
-        return megabytes is None or megabytes > limit  # `--mem-per-cpu=500` is a normal MB value
+        return memory is None or memory.megabytes > limit  # `--mem-per-cpu=500` is a normal MB value
     return False

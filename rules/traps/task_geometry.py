@@ -13,6 +13,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.counts import NodeCount
 from slurmspec.rules.traps._header import option_span, own, shown
 
 
@@ -108,8 +109,8 @@ def ntasks_exceed_nodes_capacity(ctx: Context) -> None:
         if minimum > n:
             continue  # SB215: the node count is lowered first
         per_node = own(request, "ntasks-per-node")
-        k = getattr(getattr(per_node, "value", None), "value", None)
-        if per_node is None or not isinstance(k, int) or not maximum:
+        k = None if per_node is None else per_node.count()
+        if k is None or not maximum:
             continue
         if n > k * maximum:
             ctx.report(
@@ -128,9 +129,8 @@ def _counts(request):
     nodes = own(request, "nodes")
     if ntasks is None or nodes is None:
         return None
-    n = getattr(ntasks.value, "value", None)
-    minimum = getattr(nodes.value, "minimum", None)
-    maximum = getattr(nodes.value, "maximum", None)
-    if not isinstance(n, int) or not isinstance(minimum, int) or n <= 0:
+    n = ntasks.count()
+    node_count = nodes.value_as(NodeCount)
+    if n is None or node_count is None or n <= 0:
         return None
-    return ntasks, nodes, n, minimum, maximum
+    return ntasks, nodes, n, node_count.minimum, node_count.maximum

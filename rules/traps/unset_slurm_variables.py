@@ -18,6 +18,7 @@ from slurmspec.gates import CPUS_PER_TASK_FROM_TRES, TRES_PER_TASK_ENV
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.values.gres import GpuRequest
 from slurmspec.rules.traps._request_facts import assigned, gpu_request, has_body
 from slurmspec.version import Version
 
@@ -124,7 +125,8 @@ def unset_slurm_variable(ctx: Context) -> None:
                 severity=Severity.INFO if printed else None, outcome=Outcome.ADVICE if printed else None,
             )
             continue
-        if ref.name == "SLURM_GPUS_PER_NODE" and getattr(request.value("gpus-per-node"), "types", ()):
+        per_node = request.value_as("gpus-per-node", GpuRequest)
+        if ref.name == "SLURM_GPUS_PER_NODE" and per_node is not None and per_node.types:
             reported.add(ref.name)
             ctx.report(
                 "SB249", span,

@@ -18,6 +18,7 @@ import attrs
 from slurmspec.body.nesting import Nesting
 from slurmspec.body.shell import Op, Token, TokenStream, Word, token_batches
 from slurmspec.frozen import define, frozen
+from slurmspec.kinds import AssignmentKind
 
 __all__ = ["Assignment", "Command", "CommandHeads", "split_commands", "iter_commands", "declarations", "ASSIGNMENT", "MAX_WORDS"]
 
@@ -44,7 +45,7 @@ class Assignment:
     start: int
     end: int
     value_start: int
-    kind: str  # "prefix" (env of one command), "shell" (plain assignment), "export"
+    kind: AssignmentKind
     append: bool = False
 
 
@@ -61,7 +62,7 @@ class Command:
     context: tuple[str, ...] = ()  # enclosing constructs, outermost first
 
 
-def assignment_of(word: Word, kind: str) -> Assignment | None:
+def assignment_of(word: Word, kind: AssignmentKind) -> Assignment | None:
     """Read ``word`` as NAME=value, or None when it is not an assignment."""
     m = ASSIGNMENT.match(word.text)
     if not m:
@@ -88,7 +89,7 @@ def declarations(cmd: Command) -> tuple[Assignment, ...]:
             if "f" in flags:
                 return tuple(out)  # -f names functions, not variables
             continue
-        kind = "export" if exported else "shell"
+        kind = AssignmentKind.EXPORT if exported else AssignmentKind.SHELL
         a = assignment_of(w, kind)
         if a is not None:
             out.append(a)
@@ -318,7 +319,7 @@ class _Grouper:
     def _finish(self, piped_next: bool = False) -> None:
         cur = self.cur
         if not cur.empty:
-            kind = "prefix" if cur.words else "shell"
+            kind = AssignmentKind.PREFIX if cur.words else AssignmentKind.SHELL
             assigns = tuple(a for a in (assignment_of(w, kind) for w in cur.assigns) if a is not None)
             ctx = cur.context if cur.words else self.stack.context()
             piped = cur.piped or piped_next

@@ -11,7 +11,7 @@ from typing import Iterator
 import attrs
 
 from slurmspec.frozen import frozen
-from slurmspec.kinds import LaunchKind
+from slurmspec.kinds import AssignmentKind, LaunchKind
 from slurmspec.span import Span
 
 __all__ = ["LaunchOption", "EnvAssignment", "Launch", "BodyInfo", "LAUNCH_KINDS"]
@@ -43,13 +43,13 @@ class EnvAssignment:
     raw: str | None  # value as written
     span: Span
     value_span: Span | None
-    kind: str  # "export", "shell" (plain assignment) or "prefix" (for one command only)
+    kind: AssignmentKind
     context: tuple[str, ...] = ()  # enclosing constructs: "if", "for", "function", ...
     append: bool = False  # NAME+=value
 
     @property
     def exported(self) -> bool:
-        return self.kind == "export"
+        return self.kind is AssignmentKind.EXPORT
 
 
 @frozen

@@ -18,6 +18,7 @@ import re
 
 from slurmspec.body.model import BodyInfo, EnvAssignment
 from slurmspec.frozen import frozen
+from slurmspec.kinds import AssignmentKind
 from slurmspec.span import Span
 
 _BARE_REF = re.compile(r"\$(?:\{(\w+)\}|(\w+))(?=[ \t]|$)")
@@ -51,7 +52,7 @@ def variable_sruns(source: str, body: BodyInfo, span_of) -> tuple[VariableLaunch
     known: dict[str, EnvAssignment] = {}
     for assignment in body.exports:
         value = assignment.value
-        if (counts[assignment.name] == 1 and assignment.kind in ("shell", "export") and not assignment.context
+        if (counts[assignment.name] == 1 and assignment.kind is not AssignmentKind.PREFIX and not assignment.context
                 and not assignment.append and value.split() and "$" not in value and "`" not in value
                 and os.path.basename(value.split()[0]) == "srun"):  # value.split(): `X=" "` has no word
             known[assignment.name] = assignment

@@ -16,6 +16,7 @@ import attrs
 from slurmspec.body.commands import Assignment, assignment_of
 from slurmspec.body.shell import Word
 from slurmspec.frozen import frozen
+from slurmspec.kinds import AssignmentKind
 
 __all__ = ["Unwrapped", "unwrap", "basename", "quoted_content"]
 
@@ -118,8 +119,8 @@ def unwrap(words: tuple[Word, ...], i: int = 0) -> Unwrapped:
             if name == "nice" and j == i + 1 and nxt[1:].isdigit() and nxt.startswith("-"):
                 j += 1  # nice -10 cmd
             if name == "env":
-                while j < n and assignment_of(words[j], "prefix") is not None:
-                    env.append(assignment_of(words[j], "prefix"))
+                while j < n and assignment_of(words[j], AssignmentKind.PREFIX) is not None:
+                    env.append(assignment_of(words[j], AssignmentKind.PREFIX))
                     j += 1
             wrappers.append(name)
             i = j + positionals

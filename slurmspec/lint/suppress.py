@@ -30,6 +30,7 @@ import attrs
 
 from slurmspec.body.comments import shell_comments
 from slurmspec.frozen import as_tuple, frozen
+from slurmspec.kinds import SuppressionKind
 from slurmspec.model.script import LineKind, Script
 from slurmspec.span import Span
 
@@ -55,10 +56,10 @@ class Item:
 
 @frozen
 class Suppression:
-    kind: str  # "line" or "file"
+    kind: SuppressionKind
     span: Span  # the whole comment from the marker's "#" to the end of the directive
     items: tuple[Item, ...] = attrs.field(converter=as_tuple)
-    lines: frozenset[int] = frozenset()  # physical lines covered; empty for "file"
+    lines: frozenset[int] = frozenset()  # physical lines covered; empty for FILE
     reason: str = ""
 
 
@@ -100,7 +101,7 @@ def find_suppressions(script: Script) -> Found:
             if isinstance(parsed, Malformed):
                 malformed.append(parsed)
                 continue
-            if parsed.kind == "file":
+            if parsed.kind is SuppressionKind.FILE:
                 suppressions.append(parsed)
             elif own:
                 pending.append((len(suppressions), parsed))
@@ -153,7 +154,7 @@ def _parse(script: Script, start: int, end: int) -> Suppression | Malformed:
     match = _DIRECTIVE.match(source, marker.end(), end)
     if match is None:
         return Malformed(script.span(start, _rstrip(source, start, end)), _malformed_message(source, marker.end(), end))
-    kind = "file" if match.group("kind").lower() == "file-ignore" else "line"
+    kind = SuppressionKind.FILE if match.group("kind").lower() == "file-ignore" else SuppressionKind.LINE
     items = []
     base = match.start("items")
     for part in re.finditer(r"[^,]+", match.group("items")):
@@ -255,15 +256,18 @@ def apply(script: Script, found: list, table: dict, enabled: frozenset[str], rep
     first_of: dict[int, int] = {}
     seen: set[int] = set()
     for sup in sups:
-        if sup.kind == "line" and sup.lines and id(sup.lines) not in seen:
+        if sup.kind is SuppressionKind.LINE and sup.lines and id(sup.lines) not in seen:
             seen.add(id(sup.lines))
             first = min(sup.lines)
             first_of.update((number, first) for number in sup.lines)
-    # Who can silence a finding: ("file", code), (first line, code), and (si, code) for the
+    # Who can silence a finding: (FILE, code), (first line, code), and (si, code) for the
     # suppression a meta finding is about; each key -> the (suppression, item) pairs it names.
     index: dict[tuple, list[tuple[int, int]]] = {}
     for si, sup in enumerate(sups):
-        where = ("file",) if sup.kind == "file" else ((first_of[next(iter(sup.lines))],) if sup.lines else ())
+        if sup.kind is SuppressionKind.FILE:
+            where: tuple = (SuppressionKind.FILE,)
+        else:
+            where = (first_of[next(iter(sup.lines))],) if sup.lines else ()
         for ii, code in enumerate(codes[si]):
             if code is None:
                 continue
@@ -274,7 +278,7 @@ def apply(script: Script, found: list, table: dict, enabled: frozenset[str], rep
 
     def silenced(diagnostic, origin: int | None = None) -> bool:
         code = diagnostic.code
-        keys = [("file", code)]
+        keys = [(SuppressionKind.FILE, code)]
         first = first_of.get(diagnostic.span.line)
         if first is not None:
             keys.append((first, code))
@@ -350,7 +354,7 @@ class _LineBounds(dict):
 
 def _unused_message(text: str, code: str, sup: Suppression, bounds: _LineBounds) -> str:
     shown = f"`{text}`" if text.upper() == code else f"`{text}` ({code})"
-    if sup.kind == "file":
+    if sup.kind is SuppressionKind.FILE:
         return f"{shown} is suppressed for the whole file but nothing in it reports it; remove it from the suppression"
     if not sup.lines:
         return f"{shown} is suppressed but the comment covers no line (nothing follows it); remove the suppression"

@@ -19,7 +19,7 @@ from typing import Callable, Iterable
 
 from lsprotocol import types
 
-from slurmspec.kinds import ArgKind
+from slurmspec.kinds import ArgKind, ValueKind
 from slurmspec.model.options import OptionSpec, all_options, by_short_name, lookup
 from slurmspec.version import Version
 
@@ -28,47 +28,47 @@ PREFIX = "#SBATCH"
 _ITEM_SEPARATORS = ",&|[]()*:"
 
 
-def _keyword_candidates(kind: str) -> tuple[str, ...]:
+def _keyword_candidates(kind: ValueKind | None) -> tuple[str, ...]:
     from slurmspec.model.values import binding, dependency, enums, signal
 
     return {
-        "mail-type": enums.MAIL_TYPES,
-        "hint": enums.HINTS,
-        "profile": enums.PROFILES,
-        "propagate": ("ALL", "NONE", *enums.RLIMITS),
-        "open-mode": ("append", "truncate"),
-        "gres-flags": ("disable-binding", "enforce-binding", "one-task-per-sharing", "multiple-tasks-per-sharing"),
-        "kill-on-invalid-dep": ("yes", "no"),
-        "wait-all-nodes": ("0", "1"),
-        "exclusive": ("user", "mcs", "topo", "allocation"),
-        "no-kill": ("off",),
-        "requeue": ("expedite",),
-        "oom-kill-step": ("0", "1"),
-        "export": ("ALL", "NONE", "NIL"),
-        "distribution": ("block", "cyclic", "arbitrary", "block:block", "block:cyclic", "block:fcyclic",
+        ValueKind.MAIL_TYPE: enums.MAIL_TYPES,
+        ValueKind.HINT: enums.HINTS,
+        ValueKind.PROFILE: enums.PROFILES,
+        ValueKind.PROPAGATE: ("ALL", "NONE", *enums.RLIMITS),
+        ValueKind.OPEN_MODE: ("append", "truncate"),
+        ValueKind.GRES_FLAGS: ("disable-binding", "enforce-binding", "one-task-per-sharing",
+                               "multiple-tasks-per-sharing"),
+        ValueKind.KILL_ON_INVALID_DEP: ("yes", "no"),
+        ValueKind.WAIT_ALL_NODES: ("0", "1"),
+        ValueKind.EXCLUSIVE: ("user", "mcs", "topo", "allocation"),
+        ValueKind.NO_KILL: ("off",),
+        ValueKind.REQUEUE: ("expedite",),
+        ValueKind.OOM_KILL_STEP: ("0", "1"),
+        ValueKind.EXPORT: ("ALL", "NONE", "NIL"),
+        ValueKind.DISTRIBUTION: ("block", "cyclic", "arbitrary", "block:block", "block:cyclic", "block:fcyclic",
                          "cyclic:block", "cyclic:cyclic", "cyclic:fcyclic", "pack", "nopack"),
-        "signal": tuple(signal.SIGNALS),
+        ValueKind.SIGNAL: tuple(signal.SIGNALS),
         # Every type but "singleton" is followed by job IDs.
-        "dependency": tuple(t if t == "singleton" else f"{t}:" for t in dependency.TYPES),
-        "cpu-freq": ("low", "medium", "high", "highm1", *binding.GOVERNORS),
+        ValueKind.DEPENDENCY: tuple(t if t == "singleton" else f"{t}:" for t in dependency.TYPES),
+        ValueKind.CPU_FREQ: ("low", "medium", "high", "highm1", *binding.GOVERNORS),
     }.get(kind, ())
 
 
-def _accepted(kind: str, candidate: str, version: Version) -> bool:
+def _accepted(kind: ValueKind, candidate: str, version: Version) -> bool:
     """True when the option's parser reads ``candidate`` cleanly in ``version`` (no problem at all)."""
     from slurmspec.model.values import PARSERS
 
     if candidate.endswith(":"):  # "afterok:" waits for a job ID; judge it with one
         candidate += "1"
-    if kind == "signal":
+    if kind is ValueKind.SIGNAL:
         candidate = f"{candidate}@60"
     parsed = PARSERS[kind](candidate, version)
     return parsed.value is not None and not parsed.problems
 
 
 def keyword_values(spec: OptionSpec, version: Version) -> list[str]:
-    kind = spec.kind or ""
-    return [c for c in _keyword_candidates(kind) if _accepted(kind, c, version)]
+    return [c for c in _keyword_candidates(spec.kind) if _accepted(spec.kind, c, version)]
 
 
 def option_items(version: Version, replace: types.Range, typed: str = "") -> list[types.CompletionItem]:

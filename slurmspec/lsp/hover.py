@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from slurmspec.diagnostic import Diagnostic
+from slurmspec.kinds import ValueKind
 from slurmspec.lsp.value_text import code, typed_text
 from slurmspec.model.options import OptionSpec
 from slurmspec.model.script import Directive, Script
@@ -66,7 +67,7 @@ def _about(spec: OptionSpec) -> list[str]:
 
     names = code(spec.display) + (f" ({code('-' + spec.short)})" if spec.short else "")
     parts = [f"**{names}**: {meaning(spec.long) or 'an sbatch option'}"]
-    if spec.kind is not None and spec.kind != "string":
+    if spec.kind is not None and spec.kind is not ValueKind.STRING:
         parts.append(f"Takes {describe(spec.kind)}.")
     return parts
 

@@ -21,6 +21,7 @@ from bisect import bisect_right
 
 from slurmspec.fix.edit import Edit
 from slurmspec.diagnostic import Diagnostic
+from slurmspec.kinds import SuppressionKind
 from slurmspec.lint.suppress import Suppression, find_suppressions, resolve
 from slurmspec.model.script import Line, LineKind, Script
 
@@ -64,7 +65,7 @@ def line_ignore(script: Script, diagnostic: Diagnostic) -> Edit | None:
     """The edit that suppresses ``diagnostic`` on its line, or None where no comment can go."""
     number = diagnostic.span.line
     for suppression in find_suppressions(script).suppressions:
-        if suppression.kind == "line" and number in suppression.lines:
+        if suppression.kind is SuppressionKind.LINE and number in suppression.lines:
             return _extend(script, suppression, diagnostic.code)
     line = _logical_line(script, number)
     if line is None or line.span.line == 1 or line.kind == LineKind.SHEBANG:
@@ -79,7 +80,7 @@ def line_ignore(script: Script, diagnostic: Diagnostic) -> Edit | None:
 def file_ignore(script: Script, code: str) -> Edit | None:
     """The edit that suppresses ``code`` in the whole file, or None when it already is."""
     for suppression in find_suppressions(script).suppressions:
-        if suppression.kind == "file":
+        if suppression.kind is SuppressionKind.FILE:
             return _extend(script, suppression, code)
     comment = f"# slurmspec: file-ignore[{code}]"
     shebang = script.shebang

@@ -15,6 +15,7 @@ import re
 from bisect import bisect_left
 
 from slurmspec.body.model import EnvAssignment, Launch
+from slurmspec.kinds import AssignmentKind
 from slurmspec.model.memo import per_script
 
 DEVICE_VARS = frozenset({"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
@@ -37,7 +38,7 @@ class _Name:
         # exported[k] / values[k]: what the first k assignments leave (see env_value's last step).
         self.exported, self.values = [False], [None]
         for a in assignments:
-            if a.kind == "export":
+            if a.kind is AssignmentKind.EXPORT:
                 self.exported.append(True)
                 self.values.append(a.value if a.value is not None else self.values[-1])
             else:
@@ -56,7 +57,7 @@ class _EnvIndex:
         grouped: dict[str, list[EnvAssignment]] = {}
         device = False
         for a in script.body.exports:  # in file order
-            if a.kind != "prefix":
+            if a.kind is not AssignmentKind.PREFIX:
                 grouped.setdefault(a.name, []).append(a)
                 device = device or a.name in DEVICE_VARS
         self.names = {name: _Name(found) for name, found in grouped.items()}

@@ -33,6 +33,7 @@ from slurmspec.body.model import Launch
 from slurmspec.body.typed import as_int, gpu_count
 from slurmspec.frozen import frozen
 from slurmspec.gates import SRUN_GPUS_DROPS_GPUS_PER_NODE
+from slurmspec.kinds import GpuBindKind
 from slurmspec.model.job_types import GpuBind
 
 # Options sbatch exports for srun to read back, and those srun understands on its line.
@@ -71,15 +72,15 @@ def _sum_items(value) -> Any:
 def bind_of(kind: str | None, argument: str | None) -> GpuBind:
     """A ``--gpu-bind`` value (kind and argument as parsed) as a :class:`GpuBind`."""
     kind = (kind or "").lower()
-    if kind in ("per_task", "single"):
+    if kind in (GpuBindKind.PER_TASK, GpuBindKind.SINGLE):
         n = as_int(argument)
-        return GpuBind(kind, n) if n else GpuBind("other")
-    if kind == "map_gpu":
+        return GpuBind(kind, n) if n else GpuBind(GpuBindKind.OTHER)
+    if kind == GpuBindKind.MAP_GPU:
         ids = [as_int(x) for x in (argument or "").split(",")]
-        return GpuBind(kind, ids=tuple(ids)) if ids and None not in ids else GpuBind("other")
-    if kind == "none":
-        return GpuBind("none")
-    return GpuBind("other")
+        return GpuBind(kind, ids=tuple(ids)) if ids and None not in ids else GpuBind(GpuBindKind.OTHER)
+    if kind == GpuBindKind.NONE:
+        return GpuBind(GpuBindKind.NONE)
+    return GpuBind(GpuBindKind.OTHER)
 
 
 def parse_bind_text(text: str | None) -> GpuBind:
@@ -109,7 +110,7 @@ def job_gpu_options(request) -> GpuOptions:
     bind_v = None
     if bind is not None:
         kind = getattr(bind.value, "kind", None)
-        bind_v = bind_of(kind, getattr(bind.value, "argument", None)) if kind else GpuBind("other")
+        bind_v = bind_of(kind, getattr(bind.value, "argument", None)) if kind else GpuBind(GpuBindKind.OTHER)
     gres = request.get("gres")
     gres_v = None
     if gres is not None:
@@ -224,10 +225,9 @@ def step_bind(opts: GpuOptions) -> GpuBind | None:
     """The binding in effect: an explicit --gpu-bind, else the one --gpus-per-task/--ntasks-per-gpu imply."""
     if opts.gpu_bind is not None:
         return opts.gpu_bind
-    if opts.gpus_per_task is not None:
-        return GpuBind("per_task", opts.gpus_per_task) if _known(opts.gpus_per_task) else GpuBind("other")
-    if opts.ntasks_per_gpu is not None:
-        return GpuBind("single", opts.ntasks_per_gpu) if _known(opts.ntasks_per_gpu) else GpuBind("other")
+    for count, kind in ((opts.gpus_per_task, GpuBindKind.PER_TASK), (opts.ntasks_per_gpu, GpuBindKind.SINGLE)):
+        if count is not None:
+            return GpuBind(kind, count) if _known(count) else GpuBind(GpuBindKind.OTHER)
     return None
 
 
@@ -238,15 +238,15 @@ def task_gpus(bind: GpuBind | None, local: int, tasks_per_node: int, gpn: int | 
     every = tuple(range(gpn))
     if bind is None:
         return every
-    if bind.kind == "none":
+    if bind.kind is GpuBindKind.NONE:
         return None  # no CUDA_VISIBLE_DEVICES at all: what shows depends on the node's device cgroup
-    if bind.kind in ("per_task", "single") and tasks_per_node == 1:
+    if bind.kind in (GpuBindKind.PER_TASK, GpuBindKind.SINGLE) and tasks_per_node == 1:
         return every
-    if bind.kind == "per_task" and bind.count and tasks_per_node * bind.count == gpn:
+    if bind.kind is GpuBindKind.PER_TASK and bind.count and tasks_per_node * bind.count == gpn:
         return tuple(range(local * bind.count, (local + 1) * bind.count))
-    if bind.kind == "single" and bind.count and tasks_per_node == bind.count * gpn:
+    if bind.kind is GpuBindKind.SINGLE and bind.count and tasks_per_node == bind.count * gpn:
         return (local // bind.count,)
-    if bind.kind == "map_gpu" and bind.ids:
+    if bind.kind is GpuBindKind.MAP_GPU and bind.ids:
         gpu = bind.ids[local % len(bind.ids)]
         return (gpu,) if gpu < gpn else None
     return None

@@ -11,18 +11,14 @@ import attrs
 
 from slurmspec.body.model import Launch
 from slurmspec.frozen import frozen
+from slurmspec.kinds import GpuBindKind
 
 
 @frozen
 class GpuBind:
-    """How a step's GPUs are split between the tasks of a node (``--gpu-bind`` and what implies it).
+    """How a step's GPUs are split between the tasks of a node (``--gpu-bind`` and what implies it)."""
 
-    ``kind``: ``per_task`` (``--gpus-per-task=N`` implies ``per_task:N``), ``single``
-    (``--ntasks-per-gpu=N`` implies ``single:N``), ``map_gpu``, ``none``, or
-    ``other`` (a binding the model does not follow: ``closest``, ``mask_gpu``...).
-    """
-
-    kind: str
+    kind: GpuBindKind = attrs.field(converter=GpuBindKind)
     count: int | None = None  # per_task:N / single:N
     ids: tuple[int, ...] = ()  # map_gpu:<ids>
 

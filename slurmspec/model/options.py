@@ -17,7 +17,7 @@ from slurmspec.gates import (
     GET_USER_ENV_TAKES_NO_ARGUMENT,
     REQUEUE_TAKES_OPTIONAL_ARGUMENT,
 )
-from slurmspec.kinds import ArgKind
+from slurmspec.kinds import ArgKind, ValueKind
 from slurmspec.version import Version
 
 NONE, REQUIRED, OPTIONAL = ArgKind.NONE, ArgKind.REQUIRED, ArgKind.OPTIONAL
@@ -220,7 +220,7 @@ class OptionSpec:
     long: str
     short: str | None
     argument: ArgKind  # as of the oldest supported release
-    kind: str | None  # typed-value parser name, None for flags
+    kind: ValueKind | None  # the value's syntax (its parser), None for flags
     early_pass: bool
     per_component: bool
     accumulates: bool
@@ -260,7 +260,7 @@ def all_options() -> tuple[OptionSpec, ...]:
                 long=long,
                 short=None if short == "-" else short,
                 argument={"N": NONE, "R": REQUIRED, "O": OPTIONAL}[arg],
-                kind=None if kind == "-" else kind,
+                kind=None if kind == "-" else ValueKind(kind),
                 early_pass="E" in flags,
                 per_component="C" in flags,
                 accumulates="A" in flags,
@@ -298,7 +298,7 @@ def lookup(long: str) -> OptionSpec | None:
 # checked; every other kind is validated as each occurrence is set (arg_set_*),
 # so an invalid value fails even if a later line replaces it. Checked option by
 # option against sbatch 22.05.8 with "--opt=BAD --opt=GOOD".
-CHECKED_WHEN_EFFECTIVE = frozenset(
-    {"hint", "propagate", "gres", "gpus", "tres-per-task", "tres-bind", "array", "dependency",
-     "constraint", "export", "nice", "priority"}
-)
+CHECKED_WHEN_EFFECTIVE = frozenset({
+    ValueKind.HINT, ValueKind.PROPAGATE, ValueKind.GRES, ValueKind.GPUS, ValueKind.TRES_PER_TASK, ValueKind.TRES_BIND,
+    ValueKind.ARRAY, ValueKind.DEPENDENCY, ValueKind.CONSTRAINT, ValueKind.EXPORT, ValueKind.NICE, ValueKind.PRIORITY,
+})

@@ -12,14 +12,22 @@ inherited by later hetjob components unless they set them again.
 from __future__ import annotations
 
 from functools import cached_property
-from typing import Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, TypeVar
 
 import attrs
 
 from slurmspec.frozen import as_tuple, frozen
 from slurmspec.gates import HINT_DROPPED_BY_MORE_OPTIONS, MAIL_TYPE_LAST_WINS
 from slurmspec.model.script import Directive
+from slurmspec.model.values.counts import Count
+from slurmspec.model.values.enums import Choice, MailTypes
+from slurmspec.model.values.signal import SignalSpec
 from slurmspec.version import Version
+
+if TYPE_CHECKING:  # pragma: no cover - typing only
+    from slurmspec.model.values import Value
+
+V = TypeVar("V")
 
 
 @frozen
@@ -29,12 +37,21 @@ class Setting:
     name: str
     directive: Directive  # the occurrence that decided the value
     overridden: tuple[Directive, ...] = attrs.field(converter=as_tuple)  # earlier ones it replaced
-    value: Any  # typed value; the raw string when untyped; True for flags
+    value: Value  # the parsed value; the raw text when untyped or invalid; True for flags
     inherited: bool = False  # carried over from an earlier hetjob component
 
     @property
     def raw(self) -> str | None:
         return self.directive.value
+
+    def value_as(self, kind: type[V]) -> V | None:
+        """The value if it parsed as a ``kind``; None when it did not (kept raw), is a placeholder or a flag."""
+        return self.value if isinstance(self.value, kind) else None
+
+    def count(self) -> int | None:
+        """The whole number of a count option (``--ntasks=4`` gives 4); None when the value did not parse."""
+        count = self.value_as(Count)
+        return None if count is None else count.value
 
 
 @frozen
@@ -58,11 +75,22 @@ class JobRequest:
     def has(self, name: str) -> bool:
         return self.get(name) is not None
 
-    def value(self, name: str) -> Any:
+    def value(self, name: str) -> Value | None:
         setting = self.get(name)
         return None if setting is None else setting.value
 
-    # Typed shortcuts for what rules and launch checks ask most often.
+    def value_as(self, name: str, kind: type[V]) -> V | None:
+        """Option ``name``'s parsed value if it is a ``kind``: None when unset, invalid or a placeholder."""
+        setting = self.get(name)
+        return None if setting is None else setting.value_as(kind)
+
+    def count(self, name: str) -> int | None:
+        """The whole number of a count option (``--ntasks=4`` gives 4); None when unset or invalid."""
+        setting = self.get(name)
+        return None if setting is None else setting.count()
+
+    # Shortcuts to the values asked for most often, as ``value`` gives them (raw text when invalid);
+    # a rule that needs the record asks for it by class (``value_as``) or for a count (``count``).
     nodes = property(lambda self: self.value("nodes"))
     ntasks = property(lambda self: self.value("ntasks"))
     ntasks_per_node = property(lambda self: self.value("ntasks-per-node"))
@@ -96,24 +124,20 @@ def _typed(directive: Directive) -> Any:
     return directive.value
 
 
-def _merge(name: str, earlier: Any, later: Any, version: Version) -> Any:
-    """Combine repeated values where Slurm accumulates instead of replacing."""
+def _merge(name: str, earlier: Value, later: Value, version: Version) -> Value:
+    """Combine repeated values where Slurm accumulates instead of replacing (both must have parsed)."""
     if name == "mail-type" and version < MAIL_TYPE_LAST_WINS:
-        types_a = getattr(earlier, "types", None)
-        types_b = getattr(later, "types", None)
-        if types_a is not None and types_b is not None:
-            merged = tuple(dict.fromkeys((*types_a, *types_b)))
+        if isinstance(earlier, MailTypes) and isinstance(later, MailTypes):
+            merged = tuple(dict.fromkeys((*earlier.types, *later.types)))
             return attrs.evolve(later, types=merged)
     if name == "signal":
-        flags_a = getattr(earlier, "flags", None)
-        flags_b = getattr(later, "flags", None)
-        if flags_a is not None and flags_b is not None:
-            flags = "".join(sorted(set(flags_a) | set(flags_b)))
+        if isinstance(earlier, SignalSpec) and isinstance(later, SignalSpec):
+            flags = "".join(sorted(set(earlier.flags) | set(later.flags)))
             return attrs.evolve(later, flags=flags)
     if name == "kill-on-invalid-dep":
         # Each occurrence ORs its flag in; with both set Slurm reports "yes".
-        if "yes" in (str(getattr(earlier, "value", "")).lower(), str(getattr(later, "value", "")).lower()):
-            return attrs.evolve(later, value="yes") if attrs.has(type(later)) else later
+        if isinstance(later, Choice) and isinstance(earlier, Choice) and earlier.value.lower() == "yes":
+            return attrs.evolve(later, value="yes")
     return later
 
 

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from functools import cached_property
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
 from slurmspec.frozen import as_tuple, frozen
-from slurmspec.kinds import IssueKind, Origin
+from slurmspec.kinds import IssueKind, LineKind, Origin
 from slurmspec.span import LineIndex, Span
 from slurmspec.version import Version
 
@@ -20,18 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover - typing only
     from slurmspec.model.request import JobRequest
     from slurmspec.model.values._base import Parsed
 
-
-class LineKind:
-    """Line categories, named after the grammar's terminals."""
-
-    SHEBANG = "shebang"
-    DIRECTIVE = "directive"  # "#SBATCH" at column 0
-    LEGACY_DIRECTIVE = "legacy-directive"  # "#SLURM": honoured with a warning
-    NEAR_MISS = "near-miss"  # "# SBATCH", "#sbatch", indented "#SBATCH": ignored
-    COMMENT = "comment"
-    BLANK = "blank"  # whitespace only (possibly a lone "\r")
-    EMPTY = "empty"  # nothing before the newline
-    COMMAND = "command"  # shell; may span several physical lines via "\"
+V = TypeVar("V")
 
 
 @frozen
@@ -42,7 +31,7 @@ class Line:
     lines; every other kind is exactly one physical line.
     """
 
-    kind: str
+    kind: LineKind
     text: str
     newline: str
     span: Span
@@ -122,6 +111,11 @@ class Directive:
     @property
     def name(self) -> str:
         return self.option.long
+
+    def value_as(self, kind: type[V]) -> V | None:
+        """This occurrence's parsed value if it is a ``kind``; None when it did not parse or is a placeholder."""
+        value = None if self.typed is None else self.typed.value
+        return value if isinstance(value, kind) else None
 
 
 @frozen

@@ -59,7 +59,7 @@ class _Getopt:
         self._runs: dict[int, int] = {}  # index of a stray-word issue -> where its run of stray words ends
 
     # -- results ------------------------------------------------------------
-    def issue(self, kind: str, message: str, start: int, end: int, candidates=()) -> None:
+    def issue(self, kind: IssueKind, message: str, start: int, end: int, candidates=()) -> None:
         self.issues.append(
             ParseIssue(kind, message, self.span(start, end), self.component, self.ignored, candidates)
         )

@@ -47,7 +47,7 @@ class Tokenised:
     separator: str | None  # "hetjob" / "packjob" if the line starts a new component
     comment_start: int | None  # offset of a trailing "#" comment
     dropped_start: int | None  # offset from which sbatch ignores the rest of the line
-    problem: tuple[str, str, int, int] | None  # (kind, message, start, end), fatal
+    problem: tuple[IssueKind, str, int, int] | None  # (kind, message, start, end), fatal
 
 
 def _separator_word(text: str, pos: int) -> str | None:

@@ -21,10 +21,24 @@ gitlab     GitLab Code Quality report (a JSON array)
 from __future__ import annotations
 
 import os
+from importlib import import_module
 from typing import IO, Iterable
 
-FORMATS = ("text", "concise", "json", "sarif", "github", "gitlab")
+from slurmspec.kinds import OutputFormat
+
+FORMATS = tuple(format.value for format in OutputFormat)  # plain strings: argparse shows their repr
 COLOR_CHOICES = ("auto", "always", "never")
+
+# format -> (its module in slurmspec.report, the writer, the options of write_report it takes).
+# A module is imported when its format is asked for: `slurmspec lint` loads one writer.
+_WRITERS: dict[OutputFormat, tuple[str, str, tuple[str, ...]]] = {
+    OutputFormat.TEXT: ("text", "write_text", ("color", "quiet", "targets")),
+    OutputFormat.CONCISE: ("concise", "write_concise", ("color", "quiet", "targets")),
+    OutputFormat.JSON: ("json", "write_json", ("targets",)),
+    OutputFormat.SARIF: ("sarif", "write_sarif", ()),
+    OutputFormat.GITHUB: ("github", "write_github", ()),
+    OutputFormat.GITLAB: ("gitlab", "write_gitlab", ()),
+}
 
 
 def _isatty(out: IO[str]) -> bool:
@@ -34,9 +48,9 @@ def _isatty(out: IO[str]) -> bool:
         return False
 
 
-def default_format(out: IO[str]) -> str:
+def default_format(out: IO[str]) -> OutputFormat:
     """``text`` for a person at a terminal, ``concise`` for pipes, files and editors (as ruff)."""
-    return "text" if _isatty(out) else "concise"
+    return OutputFormat.TEXT if _isatty(out) else OutputFormat.CONCISE
 
 
 def resolve_color(choice: str, out: IO[str]) -> bool:
@@ -53,38 +67,20 @@ def resolve_color(choice: str, out: IO[str]) -> bool:
 
 
 def write_report(
-    format: str, results: Iterable[tuple], out: IO[str], *,
+    format: OutputFormat | str, results: Iterable[tuple], out: IO[str], *,
     color: bool = False, quiet: bool = False, statistics: bool = False, targets: Iterable = (),
 ) -> None:
     """Write ``results`` as ``format``; ``statistics`` writes counts per code instead of findings.
 
     ``targets``: the releases judged (``report/targets.py``), shown in text and concise summaries when
     slurmspec chose them, and always in JSON."""
+    format = OutputFormat(format)
     if statistics:
         from slurmspec.report.statistics import write_statistics
 
-        write_statistics(results, out, as_json=format == "json")
-    elif format == "json":
-        from slurmspec.report.json import write_json
-
-        write_json(results, out, targets)
-    elif format == "concise":
-        from slurmspec.report.concise import write_concise
-
-        write_concise(results, out, color=color, quiet=quiet, targets=targets)
-    elif format == "sarif":
-        from slurmspec.report.sarif import write_sarif
-
-        write_sarif(results, out)
-    elif format == "github":
-        from slurmspec.report.github import write_github
-
-        write_github(results, out)
-    elif format == "gitlab":
-        from slurmspec.report.gitlab import write_gitlab
-
-        write_gitlab(results, out)
-    else:
-        from slurmspec.report.text import write_text
-
-        write_text(results, out, color=color, quiet=quiet, targets=targets)
+        write_statistics(results, out, as_json=format is OutputFormat.JSON)
+        return
+    module, name, takes = _WRITERS[format]
+    writer = getattr(import_module(f"{__name__}.{module}"), name)
+    options = {"color": color, "quiet": quiet, "targets": targets}
+    writer(results, out, **{option: options[option] for option in takes})

@@ -21,6 +21,7 @@ from typing import Union
 import attrs
 
 from slurmspec.frozen import as_tuple, frozen
+from slurmspec.kinds import ConstraintGroup
 
 from ._base import Parsed
 from ._common import problem, tick
@@ -37,9 +38,9 @@ class Feature:
 
 @frozen
 class Group:
-    """``kind`` is "bracket" (matching OR / multiple counts) or "paren"."""
+    """A ``[...]`` or ``(...)`` part of a constraint."""
 
-    kind: str
+    kind: ConstraintGroup
     expr: "Expression"
 
 
@@ -114,14 +115,14 @@ class _Parser:
             if self.peek() != "]":
                 raise _Error("missing `]`", start, self.i)
             self.i += 1
-            return Group("bracket", expr)
+            return Group(ConstraintGroup.BRACKET, expr)
         if ch == "(":
             self.i += 1
             expr = self.expression(depth + 1, in_bracket)
             if self.peek() != ")":
                 raise _Error("missing `)`", start, self.i)
             self.i += 1
-            return Group("paren", expr)
+            return Group(ConstraintGroup.PAREN, expr)
         while self.i < len(self.s) and self.s[self.i] not in _SPECIAL and self.s[self.i] != ",":
             c = self.s[self.i]
             if c.isspace():

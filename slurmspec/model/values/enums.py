@@ -22,6 +22,7 @@ from slurmspec.gates import (
     REQUEUE_TAKES_OPTIONAL_ARGUMENT,
     REQUEUE_VALUE_CHECKED,
 )
+from slurmspec.kinds import ExportMode
 from slurmspec.version import NEWEST, OLDEST, Version, format_version
 
 from ._base import Parsed
@@ -58,7 +59,7 @@ class MailTypes:
 
 @frozen
 class ExportSpec:
-    mode: str  # "ALL", "NONE", "NIL" or "LIST"
+    mode: ExportMode = attrs.field(converter=ExportMode)
     include_all: bool = False
     variables: tuple[tuple[str, str | None], ...] = attrs.field(default=(), converter=as_tuple)
 
@@ -275,7 +276,7 @@ def parse_export(text: str, version: Version = NEWEST) -> Parsed:
         return Parsed(ExportSpec(up))
     problems = []
     if up == "NIL":
-        return Parsed(ExportSpec("LIST", False, [(text, None)]), (problem(
+        return Parsed(ExportSpec(ExportMode.LIST, False, [(text, None)]), (problem(
             text, "`NIL` is special only from Slurm 23.02; older versions export a variable "
             "named `NIL`", rejected=False),))
     variables: list[tuple[str, str | None]] = []
@@ -298,7 +299,7 @@ def parse_export(text: str, version: Version = NEWEST) -> Parsed:
                                         "name", start, end, rejected=False))
             continue
         variables.append((name, value if eq else None))
-    return Parsed(ExportSpec("LIST", include_all, variables), tuple(problems))
+    return Parsed(ExportSpec(ExportMode.LIST, include_all, variables), tuple(problems))
 
 
 def parse_resv_ports(text: str | None, version: object = None) -> Parsed:
