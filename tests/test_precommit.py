@@ -14,6 +14,7 @@ failure instead (pre-commit is in the ``test`` extra).
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -150,3 +151,16 @@ def test_hook_manifest_is_valid():
     result = subprocess.run([*_pre_commit(), "validate-manifest", str(ROOT / ".pre-commit-hooks.yaml")],
                             capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_the_documented_hook_setups_pin_what_exists_and_pass_the_hooks_flags():
+    """Issue 26: the README pinned `rev: v0.1.0`, a tag that was never made, and its `repo: local` hook
+    lacked the hook's --force-exclude. No tag exists yet, so a pin names a full commit hash (or a real tag)."""
+    tags = set(subprocess.run(["git", "tag"], cwd=ROOT, capture_output=True, text=True).stdout.split())
+    documents = {name: (ROOT / name).read_text() for name in ("README.md", ".pre-commit-hooks.yaml")}
+    for name, text in documents.items():
+        for rev in re.findall(r"^\s*#?\s*rev:\s*(\S+)", text, flags=re.MULTILINE):
+            assert rev in tags or re.fullmatch(r"[0-9a-f]{40}", rev) or rev.startswith("<"), (name, rev)
+    hook_entry = re.search(r"^  entry: (slurmspec lint --require-sbatch.*)$", documents[".pre-commit-hooks.yaml"],
+                           flags=re.MULTILINE).group(1)
+    assert f"`entry: {hook_entry}`" in documents["README.md"]
