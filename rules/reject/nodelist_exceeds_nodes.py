@@ -18,7 +18,8 @@ from slurmspec.gates import NODELIST_COUNT_LEFT_TO_CONTROLLER
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.reject._settings import count_hosts, pairs, where
+from slurmspec.model.views.hosts import count_hosts
+from slurmspec.rules.reject._settings import pairs, where
 
 
 @rule("SB133", "nodelist-exceeds-nodes", Severity.ERROR, Outcome.REFUSED)

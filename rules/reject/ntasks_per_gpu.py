@@ -16,7 +16,8 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.reject._gpu_geometry import count_of, gpu_records, job_geometry, known, requests_gpu
+from slurmspec.model.views.sbatch_gpus import gpu_records, requests_gpu
+from slurmspec.model.views.sbatch_tasks import client_geometry, count_of, known
 from slurmspec.rules.reject._settings import first_occurrence
 
 
@@ -113,7 +114,7 @@ def _check_ntasks_per_gpu(ctx: Context) -> None:
         if not gpu_records(request)[1] or requests_gpu(request):
             continue
         per, ntasks = count_of(request, setting.name), count_of(request, "ntasks")
-        g = job_geometry(ctx, index)
+        g = client_geometry(ctx, index)
         explicit = g.tasks_from_hosts or g.tasks_from_layout or isinstance(ntasks, int)
         if (isinstance(per, int) and per > 0 and explicit and isinstance(g.num_tasks, int)
                 and isinstance(g.min_nodes, int)):

@@ -14,7 +14,7 @@ from slurmspec.gates import CPUS_PER_GPU_NEEDS_GPU
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.reject._gpu_geometry import gpu_records, requests_gpu
+from slurmspec.model.views.sbatch_gpus import gpu_records, requests_gpu
 
 
 @rule("SB146", "per-gpu-option-without-gpu", Severity.ERROR, Outcome.REFUSED)

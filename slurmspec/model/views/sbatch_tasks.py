@@ -1,35 +1,27 @@
-"""The GPU requests of a component and the job geometry sbatch checks them against.
+"""The node and task counts the sbatch client checks a component's GPU requests against, per release.
 
-Private to the GPU rules of this folder (SB140-SB150). sbatch's client-side
-GRES validation (``src/common/slurm_opt.c:slurm_opt_create_job_desc()`` →
-``src/common/gres.c:gres_job_state_validate()`` → ``_test_gres_cnt()``) runs
-before anything reaches the controller. The model below was written from its
-messages and checked case by case against sbatch 22.05.8 with ``--test-only``:
+sbatch validates GPU counts (``sbatch_gpus``) against the job's geometry before
+anything reaches the controller; the model was written from its messages and
+checked case by case against sbatch 22.05.8 and 24.11.5 with ``--test-only``:
 
-* GPU requests are grouped by type: ``--gpus=v100:2`` and ``--gres=gpu:v100:4``
-  meet in one record, untyped requests in another; each record holds a count
-  per job (``--gpus``), per node (``--gpus-per-node``, then ``--gres=gpu``,
-  which wins when both are given), per socket and per task. Inside one option
-  the last item of a type wins (``--gpus=2,1`` is 1). Zero counts are dropped.
-* The geometry each record is checked against: the node range (``-N``, raised
-  to the ``--nodelist`` host count on 22.05, lowered to ``-n`` when that is
-  smaller), the task count, ``--ntasks-per-node``, ``--sockets-per-node`` (or
-  ``-B``) and ``--ntasks-per-socket``.
-* The task count is ``-n``; on 22.05 sbatch also implies one (see
-  `geometry()`): a fixed ``-N k`` gives k tasks (none with ``-c``), times
-  ``--ntasks-per-node`` or times sockets × cores × threads when those are
-  given (also with ``-c``); ``--ntasks-per-node`` or ``-B`` alone, and a node
-  list with socket/core/thread counts, imply their product; ``-m arbitrary``
-  gives one task per distinct listed host. A ``-N`` range implies nothing.
+* the node range (``-N``, raised to the ``--nodelist`` host count on 22.05,
+  lowered to ``-n`` when that is smaller), the task count, ``--ntasks-per-node``,
+  ``--sockets-per-node`` (or ``-B``) and ``--ntasks-per-socket``;
+* the task count is ``-n``; on 22.05 sbatch also implies one (``geometry()``): a
+  fixed ``-N k`` gives k tasks (none with ``-c``), times ``--ntasks-per-node`` or
+  times sockets × cores × threads when those are given (also with ``-c``);
+  ``--ntasks-per-node`` or ``-B`` alone, and a node list with socket/core/thread
+  counts, imply their product; ``-m arbitrary`` gives one task per distinct listed
+  host. A ``-N`` range implies nothing.
 
 From 23.02 the client no longer derives the task count from ``-N`` and
-``--ntasks-per-node`` (``TASKS_NOT_IMPLIED``); there, a count that would need
-an implied one is ``UNKNOWN`` and the checks that need it are skipped rather
-than guessed.
+``--ntasks-per-node`` (``TASKS_NOT_IMPLIED``; ``geometry_since_23_02()``); a
+count that would need an implied one is ``UNKNOWN`` there, and the checks that
+need it are skipped rather than guessed.
 
-The geometry is derived once per script (``job_geometry()``, through
-``ctx.shared``); each caller gets its own copy, because the GPU count checks
-write the counts they derive into it, as Slurm does.
+``client_geometry(ctx, index)`` derives it once per script; each caller gets its
+own copy, because the GPU count checks write the counts they derive into it, as
+Slurm does.
 """
 
 from __future__ import annotations
@@ -38,95 +30,34 @@ import attrs
 
 from slurmspec.frozen import define
 from slurmspec.gates import NODELIST_COUNT_LEFT_TO_CONTROLLER, TASKS_NOT_IMPLIED
-from slurmspec.lint.context import Context
-from slurmspec.rules.reject._settings import count_hosts
+from slurmspec.model.request import JobRequest, Setting
+from slurmspec.model.views.hosts import count_hosts, listed_hosts
+from slurmspec.model.views.run import LintRun
+from slurmspec.model.views.values import count, distribution_levels, layout_levels, node_count
+from slurmspec.version import Version
 
-_FIELD_OF = {"gpus": "job", "gpus-per-node": "node", "gres": "node",
-             "gpus-per-socket": "socket", "gpus-per-task": "task"}
-_SHOWN = {"job": "--gpus", "node": "--gpus-per-node", "socket": "--gpus-per-socket",
-          "task": "--gpus-per-task"}
 UNKNOWN = object()  # a count Slurm derives in a way this model does not follow
 _LAYOUT = ("threads-per-core", "ntasks-per-core", "cores-per-socket", "sockets-per-node")
 
 
-@define
-class Record:
-    type: str | None
-    job: int = 0
-    node: int = 0
-    socket: int = 0
-    task: int = 0
-    where: dict = attrs.field(factory=dict)  # field -> directive that set it
-
-    def shown(self, field: str) -> str:
-        directive = self.where.get(field)
-        option = _SHOWN[field]
-        if directive is not None and directive.option.long == "tres-per-task":
-            return f"`--tres-per-task=gres/gpu:{self.type + ':' if self.type else ''}{getattr(self, field)}`"
-        if directive is not None and directive.option.long == "gres":
-            option = "--gres=gpu"
-        value = getattr(self, field)
-        prefix = f"{self.type}:" if self.type else ""
-        return f"`{option}={prefix}{value}`" if option != "--gres=gpu" else f"`--gres=gpu:{prefix}{value}`"
-
-
-def gpu_items(setting) -> list:
-    value = setting.value if setting is not None else None
-    return [i for i in getattr(value, "items", ()) or () if getattr(i, "name", None) == "gpu"]
-
-
-def gpu_records(request) -> tuple[list[Record], bool]:
-    """Records by GPU type in Slurm's order, and whether every GPU value parsed."""
-    records: dict[str | None, Record] = {}
-    complete = True
-    for name in ("gpus", "gpus-per-node", "gres", "gpus-per-socket", "gpus-per-task"):
-        setting = request.get(name)
-        if setting is None:
-            continue
-        if not hasattr(setting.value, "items"):
-            complete = False  # an invalid value: other rules report it
-            continue
-        field = _FIELD_OF[name]
-        for item in gpu_items(setting):
-            if item.count <= 0:
-                continue
-            record = records.setdefault(item.type, Record(item.type))
-            setattr(record, field, item.count)
-            record.where[field] = setting.directive
-    tres = request.get("tres-per-task")
-    if tres is not None and request.get("gpus-per-task") is None:
-        # 23.02+: --tres-per-task=gres/gpu[:type]:N is the per-task GPU count --gpus-per-task sets
-        # (both given is a fatal conflict); sbatch 24.11.5 refuses `--tres-per-task=gres/gpu=1 -N 1-2`
-        # ("--gpus-per-task or --tres-per-task used without either --gpus or -n/--ntasks").
-        for item in getattr(tres.value, "items", ()) or ():
-            if item.kind == "gres" and item.name == "gpu" and item.count > 0:
-                record = records.setdefault(item.type, Record(item.type))
-                record.task = item.count
-                record.where["task"] = tres.directive
-    return list(records.values()), complete
-
-
-def requests_gpu(request) -> bool:
-    records, _ = gpu_records(request)
-    if records:
-        return True
-    tres = request.get("tres-per-task")
-    for item in getattr(getattr(tres, "value", None), "items", ()) or ():
-        if item.kind == "gres" and item.name == "gpu" and item.count > 0:
-            return True
-    return False
-
-
-def count_of(request, name: str):
+def count_of(request: JobRequest, name: str):
+    """A whole-number option: None when not given, UNKNOWN when not a literal number."""
     setting = request.get(name)
     if setting is None:
         return None
-    value = getattr(setting.value, "value", None)
-    return value if isinstance(value, int) else UNKNOWN
+    value = count(setting)
+    return value if value is not None else UNKNOWN
+
+
+def _node_range(setting: Setting) -> tuple[int | None, int | None]:
+    value = node_count(setting)
+    return (None, None) if value is None else (value.minimum, value.maximum)
 
 
 @define
-class Geometry:
+class ClientGeometry:
+    """The counts sbatch checks GPU requests against: None unset, UNKNOWN derived in a way not followed."""
+
     min_nodes: object = None
     max_nodes: object = None
     num_tasks: object = None
@@ -139,16 +70,15 @@ class Geometry:
     tasks_from_layout: bool = False
 
 
-def geometry(request, version) -> Geometry:
+def geometry(request: JobRequest, version: Version) -> ClientGeometry:
     """The node/task counts sbatch hands to the GRES check (None = unset)."""
     if version >= TASKS_NOT_IMPLIED:
         return geometry_since_23_02(request)
-    g = Geometry()
+    g = ClientGeometry()
     nodes = request.get("nodes")
     n_min = n_max = None
     if nodes is not None:
-        n_min = getattr(nodes.value, "minimum", None)
-        n_max = getattr(nodes.value, "maximum", None)
+        n_min, n_max = _node_range(nodes)
         if n_min == 0 and n_max == 0:
             nodes = n_min = n_max = None  # -N 0 counts as no -N (checked against 22.05.8)
         elif not isinstance(n_min, int) or not isinstance(n_max, int) or n_min <= 0:
@@ -240,7 +170,7 @@ def geometry(request, version) -> Geometry:
     return g
 
 
-def geometry_since_23_02(request) -> Geometry:
+def geometry_since_23_02(request: JobRequest) -> ClientGeometry:
     """The geometry from 23.02 on, step by step as sbatch 24.11.5 computes it.
 
     ``src/sbatch/opt.c:_opt_verify()``: a node list without ``-N`` sets the node
@@ -257,11 +187,11 @@ def geometry_since_23_02(request) -> Geometry:
     ``-w n[01-03] -N 3`` pass; ``-N 1-2``, ``-w n[01-02]``, ``-N 2 -c 2`` and
     ``--ntasks-per-node=2`` alone are refused ("used without either --gpus or -n").
     """
-    g = Geometry()
+    g = ClientGeometry()
     nodes, nodelist = request.get("nodes"), request.get("nodelist")
     nodes_set, n_min, n_max = nodes is not None, 1, 0  # opt defaults: min 1, max 0 = none
     if nodes is not None:
-        n_min, n_max = getattr(nodes.value, "minimum", None), getattr(nodes.value, "maximum", None)
+        n_min, n_max = _node_range(nodes)
         if not isinstance(n_min, int) or not isinstance(n_max, int):
             n_min = n_max = UNKNOWN
     if nodelist is not None or request.get("nodefile") is not None:
@@ -282,7 +212,7 @@ def geometry_since_23_02(request) -> Geometry:
         if ntasks < n_min:
             n_min = n_max = ntasks
     if _arbitrary(request) and num_tasks is None:
-        hosts = _listed_hosts(nodelist)
+        hosts = listed_hosts(None if nodelist is None else nodelist.raw)
         num_tasks, g.tasks_from_hosts = (hosts, True) if hosts is not None else (UNKNOWN, False)
     if nodes_set:
         g.min_nodes, g.max_nodes = n_min, (n_max or None) if n_max is not UNKNOWN else UNKNOWN
@@ -310,16 +240,6 @@ def geometry_since_23_02(request) -> Geometry:
     return g
 
 
-def _listed_hosts(nodelist) -> int | None:
-    """Hosts of a ``-m arbitrary`` node list, repeats included (each is one task); None if unsure."""
-    raw = getattr(nodelist, "raw", None)
-    if not raw or "/" in raw:
-        return None
-    if "[" in raw:
-        return count_hosts(raw)
-    return len([h for h in raw.split(",") if h]) or None
-
-
 def _layout_product(request):
     """Sockets x cores x threads asked for (-B and the per-level options), None if none.
 
@@ -329,7 +249,7 @@ def _layout_product(request):
     b = request.get("extra-node-info")
     if b is None and not any(request.get(n) is not None for n in names):
         return None
-    levels = list(getattr(getattr(b, "value", None), "levels", None) or ()) if b is not None else []
+    levels = list(layout_levels(b) or ()) if b is not None else []
     if b is not None and not levels:
         return UNKNOWN
     levels += [None] * (3 - len(levels))
@@ -357,7 +277,7 @@ def _layout_product(request):
 
 def _arbitrary(request) -> bool:
     dist = request.get("distribution")
-    levels = getattr(getattr(dist, "value", None), "levels", None)
+    levels = distribution_levels(dist)
     if dist is not None and levels is None:
         return True  # invalid: other rules report it; assume the worst
     return bool(levels) and levels[0] == "arbitrary"
@@ -367,7 +287,9 @@ def known(*values) -> bool:
     return all(isinstance(v, int) for v in values)
 
 
-def job_geometry(ctx: Context, index: int) -> Geometry:
+
+
+def client_geometry(ctx: LintRun, index: int) -> ClientGeometry:
     """Component ``index``'s geometry, derived once per script; a copy the caller may change."""
     derived = ctx.shared(_derived)
     if index not in derived:
@@ -375,7 +297,7 @@ def job_geometry(ctx: Context, index: int) -> Geometry:
     return attrs.evolve(derived[index])
 
 
-def _derived(ctx: Context) -> dict[int, Geometry]:
+def _derived(ctx: LintRun) -> dict[int, ClientGeometry]:
     # Filled on first use per component: only components with a GPU request
     # or --ntasks-per-gpu are asked for.
     return {}
