@@ -52,8 +52,8 @@ from slurmspec.lint import lint_text
 from slurmspec.lint.context import Context
 from slurmspec.lint.engine import registry
 from slurmspec.parser.script import parse_script
-from slurmspec.rules.cluster._fit import Kind, assessments
-from slurmspec.rules.cluster._limits import node_check_reached
+from slurmspec.cluster.fit.nodes import Kind, assessments
+from slurmspec.cluster.fit.limits import node_check_reached
 from tests import oracle_tally
 from tests.cluster.layouts import SHAPES_ALL, SHAPES_NO
 from tests.examples import examples, least

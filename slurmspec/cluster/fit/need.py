@@ -19,7 +19,7 @@ import attrs
 
 from slurmspec.cluster.hostlist import HostlistError, expand_hostlist
 from slurmspec.gates import MEM_PER_CPU_WHOLE_CORES_UNCERTAIN
-from slurmspec.rules.reject._settings import count_hosts
+from slurmspec.model.views.hosts import count_hosts
 
 # Options whose effect on a node's fit the cluster rules do not model.
 _UNSURE = {
@@ -80,7 +80,7 @@ class Need:
     settings: dict  # option name -> Setting, for messages
     unsure: tuple[str, ...]  # what the rules do not model in this request
     # those of ``unsure`` that come of the socket/core/thread layout alone (a partition none of whose nodes
-    # has that layout refuses the job all the same: _fit.py)
+    # has that layout refuses the job all the same: nodes.py)
     layout_unsure: tuple[str, ...] = ()
     whole_cores: bool = False  # --mem-per-cpu is charged for whole cores (22.05; later releases: either way)
     nodelist_conflict: bool = False  # --nodelist names more nodes than --nodes or --ntasks allow
@@ -148,7 +148,7 @@ def _layout(request, unsure: list[str], layout_unsure: list[str]) -> tuple[int |
     """(threads used per core, threads per core required, sockets required, cores per socket required).
 
     What is unsure only because of the layout is also put in ``layout_unsure``: a node that meets the
-    layout may still not take the job, but a partition with no such node never does (``_fit``)."""
+    layout may still not take the job, but a partition with no such node never does (``nodes``)."""
     sockets = _int(request.get("sockets-per-node"))
     cores = _int(request.get("cores-per-socket"))
     threads_min = _int(request.get("threads-per-core"))

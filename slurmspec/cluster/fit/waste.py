@@ -16,7 +16,7 @@ from __future__ import annotations
 import attrs
 
 from slurmspec.frozen import frozen
-from slurmspec.lint.context import Context
+from slurmspec.cluster.fit import FitRun
 from slurmspec.model.job import job_model_of
 
 # Options that name GPUs (and may carry a type).
@@ -49,12 +49,12 @@ def shown(setting) -> str:
     return f"`--{setting.name}`" if setting.raw is None else f"`--{setting.name}={setting.raw}`"
 
 
-def asks(ctx: Context) -> tuple[Ask, ...]:
+def asks(ctx: FitRun) -> tuple[Ask, ...]:
     """One ``Ask`` per hetjob component whose GPU request is certain (types agreeing)."""
     return ctx.shared(_asks)
 
 
-def _asks(ctx: Context) -> tuple[Ask, ...]:
+def _asks(ctx: FitRun) -> tuple[Ask, ...]:
     model = ctx.shared(job_model_of)
     found = []
     for component, shape in zip(ctx.script.components, model.components):
@@ -136,7 +136,7 @@ def _memory_per_node(request, shape, cpus: int | None) -> tuple[int | None, str]
     return None, ""
 
 
-def partitions(ctx: Context, request) -> tuple | None:
+def partitions(ctx: FitRun, request) -> tuple | None:
     """The profile partitions the job may run in (its `--partition` list, else the default); None if unknown."""
     profile = ctx.cluster
     setting = request.get("partition")
@@ -149,7 +149,7 @@ def partitions(ctx: Context, request) -> tuple | None:
     return None if not found or None in found else found
 
 
-def candidates(ctx: Context, ask: Ask) -> tuple:
+def candidates(ctx: FitRun, ask: Ask) -> tuple:
     """The node shapes that could run each node of the job (empty when none can, or it is not known).
 
     Empty too when the fitting nodes are too few for the job: a job the
@@ -200,7 +200,7 @@ def _required_features(request) -> tuple[str, ...]:
     return tuple(term.name for term in expr.terms)
 
 
-def shared_nodes(ctx: Context, ask: Ask) -> bool:
+def shared_nodes(ctx: FitRun, ask: Ask) -> bool:
     """True when the job may share its nodes: no `--exclusive`, and no partition that gives whole nodes."""
     if ask.request.has("exclusive"):
         return False
