@@ -15,17 +15,19 @@ from __future__ import annotations
 
 from slurmspec.gates import PARTITION_SIZE_CHECKED_WITH_NODES
 from slurmspec.kinds import EnforcePartLimits
+from slurmspec.model.views.values import duration
 from slurmspec.cluster.fit import FitRun
 from slurmspec.cluster.fit.need import memory_per_node, minimum_cpus, total_cpus
 
 
 def asked_minutes(setting) -> float | None:
     """A --time in minutes (``inf`` for no limit), None when not literal."""
-    value = setting.value
-    if getattr(value, "unlimited", False):
+    value = duration(setting)
+    if value is None:
+        return None
+    if value.unlimited:
         return float("inf")
-    minutes = getattr(value, "minutes", None)
-    return minutes if isinstance(minutes, int) else None
+    return value.minutes
 
 
 def job_minutes(placement) -> float | None:
@@ -68,8 +70,7 @@ def max_mem_per_node(ctx: FitRun, p) -> int | None:
 
 def access_refused(p, what: str, value: str) -> bool:
     """``what`` is "accounts" or "qos"."""
-    allow = getattr(p, f"allow_{what}")
-    deny = getattr(p, f"deny_{what}")
+    allow, deny = (p.allow_accounts, p.deny_accounts) if what == "accounts" else (p.allow_qos, p.deny_qos)
     return (allow is not None and value not in allow) or (deny is not None and value in deny)
 
 

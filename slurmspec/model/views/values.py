@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from slurmspec.model.request import Setting
 from slurmspec.model.values.binding import SocketCoreThread
+from slurmspec.model.values.constraint import Constraint
 from slurmspec.model.values.counts import Count, NodeCount
 from slurmspec.model.values.distribution import Distribution
 from slurmspec.model.values.enums import Choice, Flags
@@ -96,3 +97,9 @@ def text(setting: Setting | None) -> str | None:
     """A plain-text option (``--partition``, ``--account``...)."""
     value = None if setting is None else setting.value
     return value if isinstance(value, str) else None
+
+
+def constraint(setting: Setting | None) -> Constraint | None:
+    """``--constraint``, parsed."""
+    value = None if setting is None else setting.value
+    return value if isinstance(value, Constraint) else None
