@@ -14,7 +14,7 @@ from bisect import bisect_right
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.launch._common import assigns
+from slurmspec.model.views.launch_steps import assigns
 
 _REF = re.compile(r"(?<!\\)\$(?:\{(SLURM_[A-Z_]+)(\}|[^}A-Z_])|(SLURM_[A-Z_]+)\b)")
 _TASK_OPTIONS = ("ntasks", "ntasks-per-node", "extra-node-info", "sockets-per-node", "cores-per-socket",
