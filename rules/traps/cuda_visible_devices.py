@@ -17,7 +17,7 @@ from __future__ import annotations
 from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.traps._request_facts import gpu_request, gpus_per_node, has_body
+from slurmspec.model.views.request_facts import gpu_request, has_body, visible_gpus_per_node
 
 _DERIVED = ("CUDA_VISIBLE_DEVICES", "SLURM_JOB_GPUS", "SLURM_STEP_GPUS")
 
@@ -72,7 +72,7 @@ def cuda_visible_devices_override(ctx: Context) -> None:
     if not has_body(ctx):
         return
     gpus = gpu_request(ctx)
-    per_node = _gpus_per_node(ctx)
+    per_node = visible_gpus_per_node(ctx)
     assignments = [a for a in ctx.script.body.exports if a.name == "CUDA_VISIBLE_DEVICES" and a.value is not None]
     distinct = {a.value.replace(" ", "") for a in assignments if _indices(a.value) is not None}
     for assignment in assignments:
@@ -144,22 +144,6 @@ def _indices(value: str) -> tuple[int, ...] | None:
     if not items or not all(item.isascii() and item.isdigit() for item in items):
         return None
     return tuple(int(item) for item in items)
-
-
-def _gpus_per_node(ctx: Context) -> int | None:
-    """GPUs per node: ``--gpus-per-node``/``--gres``, else ``--gpus`` on a one-node job."""
-    per_node = gpus_per_node(ctx)
-    if per_node is not None:
-        return per_node
-    request = ctx.script.request
-    nodes = request.value("nodes")
-    if nodes is not None and not (getattr(nodes, "minimum", None) == 1 and getattr(nodes, "maximum", None) == 1):
-        return None
-    items = getattr(request.value("gpus"), "items", None)
-    try:
-        return sum(int(item.count) for item in items) if items else None
-    except (TypeError, ValueError, AttributeError):
-        return None
 
 
 # Launchers that give each process they start the GPU of its local rank.

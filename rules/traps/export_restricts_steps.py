@@ -12,7 +12,8 @@ import re
 from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.traps._request_facts import has_body, show
+from slurmspec.model.views.request_facts import has_body
+from slurmspec.rules.traps._header import show
 
 _EXPORT_FIX = re.compile(r"\bSLURM_EXPORT_ENV\b")
 

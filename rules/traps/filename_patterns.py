@@ -15,7 +15,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.traps._request_facts import file_settings
+from slurmspec.model.views.request_facts import file_settings
 
 
 @rule("SB234", "unknown-filename-pattern", Severity.WARNING, Outcome.WRONG)

@@ -18,7 +18,7 @@ from slurmspec.gates import CPUS_PER_TASK_FROM_TRES, TRES_PER_TASK_ENV
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.rules.traps._request_facts import assigned, gpu_request, has_body
+from slurmspec.model.views.request_facts import assigned, gpu_request, has_body
 from slurmspec.version import Version
 
 
