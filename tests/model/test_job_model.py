@@ -49,7 +49,13 @@ def _inconsistencies(model: JobModel) -> list[str]:
     for step in model.steps:
         line = step.launch.span.line
         comp = model.component(step.component) if step.component is not None else None
-        if None not in (step.nodes, step.tasks_per_node, step.tasks) and step.tasks != step.nodes * step.tasks_per_node:
+        # Not followed (left for the model's owner): `srun -n 4 --ntasks-per-node=1` in a 2-node job (or the
+        # -n srun reads back from the job's SLURM_NTASKS), where --ntasks-per-node is only a maximum next to
+        # -n (`man srun`); the model keeps both counts as given.
+        capped = step.srun is not None and step.srun.has("ntasks-per-node") and (
+            step.srun.has("ntasks") or (comp is not None and comp.ntasks_exported))
+        if None not in (step.nodes, step.tasks_per_node, step.tasks) and not capped \
+                and step.tasks != step.nodes * step.tasks_per_node:
             found.append(f"line {line}: {step.tasks} tasks on {step.nodes} x {step.tasks_per_node}")
         if None not in (step.processes, step.processes_per_task, step.tasks) \
                 and step.processes != step.processes_per_task * step.tasks:
@@ -104,7 +110,7 @@ def test_the_model_holds_together_on_every_real_script(where):
     assert wrong == []
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(text=geometry_scripts(), newest=st.booleans())
 def test_the_model_holds_together_on_generated_scripts(text, newest):
     model = job_model(parse(text, "job.sbatch", version=NEWEST if newest else VERSIONS[0]))
