@@ -18,12 +18,16 @@ The node and task counts each record is checked against are ``sbatch_tasks``.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import attrs
 
 from slurmspec.frozen import define
 from slurmspec.model.request import JobRequest, Setting
-from slurmspec.model.values.gres import GresItem
 from slurmspec.model.views.values import gres_items, gres_parsed, tres_items
+
+if TYPE_CHECKING:  # pragma: no cover
+    from slurmspec.model.values.gres import GresItem
 
 # The option -> the count of a record it sets, in the order sbatch reads them (later ones win).
 _FIELD_OF = {"gpus": "job", "gpus-per-node": "node", "gres": "node",

@@ -4,25 +4,32 @@
 raw text (other rules report it). The views read it through these functions, so
 each asks for the one type it can use and treats anything else (an invalid value,
 a job template's placeholder) as "not known".
+
+Each function imports its value class only for a setting that is there: the value
+modules load on first use (``slurmspec.model.values.PARSERS``: eager imports would
+dominate the start-up time of ``lint``), and a parsed value exists only once its
+parser's module is loaded, so the import then costs a dictionary look-up.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from slurmspec.model.request import Setting
-from slurmspec.model.values.binding import SocketCoreThread
-from slurmspec.model.values.constraint import Constraint
-from slurmspec.model.values.counts import Count, NodeCount
-from slurmspec.model.values.distribution import Distribution
-from slurmspec.model.values.enums import Choice, Flags
-from slurmspec.model.values.gres import GpuRequest, GresItem, GresRequest, TresItem, TresRequest
-from slurmspec.model.values.memory import MemorySize
-from slurmspec.model.values.time import Duration
+
+if TYPE_CHECKING:  # pragma: no cover
+    from slurmspec.model.values.constraint import Constraint
+    from slurmspec.model.values.counts import NodeCount
+    from slurmspec.model.values.gres import GresItem, TresItem
+    from slurmspec.model.values.time import Duration
 
 
 def count(setting: Setting | None) -> int | None:
     """A whole-number option (``-n``, ``-c``, ``--ntasks-per-node``...); None if unset or not a number."""
     if setting is None:
         return None
+    from slurmspec.model.values.counts import Count
+
     value = setting.value
     if isinstance(value, Count):
         value = value.value
@@ -31,13 +38,20 @@ def count(setting: Setting | None) -> int | None:
 
 def node_count(setting: Setting | None) -> NodeCount | None:
     """``-N``: its minimum, maximum (0: none) and sizes."""
-    value = None if setting is None else setting.value
-    return value if isinstance(value, NodeCount) else None
+    if setting is None:
+        return None
+    from slurmspec.model.values.counts import NodeCount
+
+    return setting.value if isinstance(setting.value, NodeCount) else None
 
 
 def gres_items(setting: Setting | None) -> tuple[GresItem, ...] | None:
     """The items of ``--gres`` or a ``--gpus*`` option (``--gres=none``: no item); None if it did not parse."""
-    value = None if setting is None else setting.value
+    if setting is None:
+        return None
+    from slurmspec.model.values.gres import GpuRequest, GresRequest
+
+    value = setting.value
     if isinstance(value, GresRequest):
         return () if value.none else value.items
     if isinstance(value, GpuRequest):
@@ -47,59 +61,76 @@ def gres_items(setting: Setting | None) -> tuple[GresItem, ...] | None:
 
 def gres_parsed(setting: Setting | None) -> bool:
     """The value parsed as a GRES/GPU request (``--gres=none`` included)."""
-    value = None if setting is None else setting.value
-    return isinstance(value, (GresRequest, GpuRequest))
+    return gres_items(setting) is not None
 
 
 def tres_items(setting: Setting | None) -> tuple[TresItem, ...] | None:
     """The items of ``--tres-per-task``; None if it did not parse."""
-    value = None if setting is None else setting.value
-    return value.items if isinstance(value, TresRequest) else None
+    if setting is None:
+        return None
+    from slurmspec.model.values.gres import TresRequest
+
+    return setting.value.items if isinstance(setting.value, TresRequest) else None
 
 
 def megabytes(setting: Setting | None) -> int | None:
     """A memory option in megabytes (``--mem=0``: 0)."""
-    value = None if setting is None else setting.value
-    return value.megabytes if isinstance(value, MemorySize) else None
+    if setting is None:
+        return None
+    from slurmspec.model.values.memory import MemorySize
+
+    return setting.value.megabytes if isinstance(setting.value, MemorySize) else None
 
 
 def layout_levels(setting: Setting | None) -> tuple[tuple[int, int] | None, ...] | None:
     """``-B S[:C[:T]]``: each level as (min, max), None for ``*``; None if it did not parse."""
-    value = None if setting is None else setting.value
-    return value.levels if isinstance(value, SocketCoreThread) else None
+    if setting is None:
+        return None
+    from slurmspec.model.values.binding import SocketCoreThread
+
+    return setting.value.levels if isinstance(setting.value, SocketCoreThread) else None
 
 
 def distribution_levels(setting: Setting | None) -> tuple[str, ...] | None:
     """``-m``: its levels (node[, socket[, core]]); None if it did not parse."""
-    value = None if setting is None else setting.value
-    return value.levels if isinstance(value, Distribution) else None
+    if setting is None:
+        return None
+    from slurmspec.model.values.distribution import Distribution
+
+    return setting.value.levels if isinstance(setting.value, Distribution) else None
 
 
 def flags(setting: Setting | None) -> tuple[str, ...] | None:
     """A keyword-list option (``--hint``); None if it did not parse."""
-    value = None if setting is None else setting.value
-    return value.values if isinstance(value, Flags) else None
+    if setting is None:
+        return None
+    from slurmspec.model.values.enums import Flags
+
+    return setting.value.values if isinstance(setting.value, Flags) else None
 
 
 def choice(setting: Setting | None) -> str | None:
     """A one-keyword option (``--exclusive``: ``exclusive`` without a value, ``user``...)."""
-    value = None if setting is None else setting.value
-    return value.value if isinstance(value, Choice) else None
+    if setting is None:
+        return None
+    from slurmspec.model.values.enums import Choice
+
+    return setting.value.value if isinstance(setting.value, Choice) else None
 
 
 def duration(setting: Setting | None) -> Duration | None:
     """``--time`` and the other durations."""
-    value = None if setting is None else setting.value
-    return value if isinstance(value, Duration) else None
+    if setting is None:
+        return None
+    from slurmspec.model.values.time import Duration
 
-
-def text(setting: Setting | None) -> str | None:
-    """A plain-text option (``--partition``, ``--account``...)."""
-    value = None if setting is None else setting.value
-    return value if isinstance(value, str) else None
+    return setting.value if isinstance(setting.value, Duration) else None
 
 
 def constraint(setting: Setting | None) -> Constraint | None:
     """``--constraint``, parsed."""
-    value = None if setting is None else setting.value
-    return value if isinstance(value, Constraint) else None
+    if setting is None:
+        return None
+    from slurmspec.model.values.constraint import Constraint
+
+    return setting.value if isinstance(setting.value, Constraint) else None
