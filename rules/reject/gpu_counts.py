@@ -16,8 +16,8 @@ from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
 from slurmspec.model.script import Directive
-from slurmspec.model.views.sbatch_gpus import Record, gpu_records
 from slurmspec.model.views.sbatch_counts import UNKNOWN, ClientGeometry
+from slurmspec.model.views.sbatch_gpus import Record, gpu_records
 from slurmspec.model.views.sbatch_tasks import client_geometry
 
 

@@ -16,8 +16,8 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint.context import Context
 from slurmspec.lint.rule import rule
-from slurmspec.model.views.sbatch_gpus import gpu_records, requests_gpu
 from slurmspec.model.views.sbatch_counts import count_of, known
+from slurmspec.model.views.sbatch_gpus import gpu_records, requests_gpu
 from slurmspec.model.views.sbatch_tasks import client_geometry
 from slurmspec.rules.reject._settings import first_occurrence
 

@@ -13,11 +13,11 @@ judge a job only when ``node_check_reached`` (which 24.11 changed).
 
 from __future__ import annotations
 
+from slurmspec.cluster.fit import FitRun
+from slurmspec.cluster.fit.need import memory_per_node, minimum_cpus, total_cpus
 from slurmspec.gates import PARTITION_SIZE_CHECKED_WITH_NODES
 from slurmspec.kinds import EnforcePartLimits
 from slurmspec.model.views.values import duration
-from slurmspec.cluster.fit import FitRun
-from slurmspec.cluster.fit.need import memory_per_node, minimum_cpus, total_cpus
 
 
 def asked_minutes(setting) -> float | None:

@@ -32,9 +32,9 @@ from typing import Callable, Iterable
 
 import attrs
 
+from slurmspec.cluster.fit import FitRun
 from slurmspec.frozen import frozen
 from slurmspec.kinds import EnforcePartLimits, Outcome
-from slurmspec.cluster.fit import FitRun
 
 CLOSED_STATES = ("INACTIVE", "DRAIN")
 
