@@ -1368,3 +1368,34 @@ def option_lines() -> st.SearchStrategy[str]:
     """The words of one clean `#SBATCH` line: a long option with its value."""
     return _sampled(("--time=10", "-c 4", "--partition=gpu", "--mem=8G", "-N 2", "--exclusive",
                             "--job-name=train", "--ntasks-per-node=4"))
+
+
+# --- job geometry (the job model and its views) ---
+# Header and srun options that shape a job: node, task, CPU and GPU counts, alone and together
+# (also combinations sbatch refuses: the model must still hold together on them).
+_GEOMETRY_HEADER = (
+    ("", "--nodes=1", "--nodes=2", "--nodes=1-2", "-N 3"),
+    ("", "-n 1", "-n 2", "-n 4", "--ntasks-per-node=1", "--ntasks-per-node=2"),
+    ("", "-c 1", "-c 2", "-c 4", "--cpus-per-gpu=2"),
+    ("", "--gres=gpu:1", "--gres=gpu:2", "--gpus=2", "--gpus-per-task=1", "--gpus-per-node=2",
+     "--ntasks-per-gpu=2 --gpus=1", "--gres=gpu:a100:2"),
+    ("", "", "", "--gpu-bind=single:1", "--gpu-bind=none", "-m cyclic"),
+)
+_GEOMETRY_SRUN = ("-n 1", "-n 2", "-c 1", "-c 2", "--gpus-per-task=1", "--gres=gpu:1", "--gpus=1",
+                  "--gpus-per-node=1", "--gpu-bind=single:1", "--ntasks-per-node=1", "-N 1", "-N 2")
+_GEOMETRY_WORK = ("./a", "python train.py", "torchrun --nproc_per_node=2 train.py",
+                  "accelerate launch --num_processes 4 train.py")
+
+
+@st.composite
+def geometry_scripts(draw: st.DrawFn) -> str:
+    """A batch script whose header and launch lines shape the job (`#SBATCH -N 2 -n 4`, `srun -n 1 ./a`)."""
+    header = [choice for group in _GEOMETRY_HEADER if (choice := draw(_sampled(group)))]
+    lines = ["#!/bin/bash", *(f"#SBATCH {option}" for option in header)]
+    for _ in range(draw(st.integers(1, 3))):
+        if draw(st.booleans()):
+            lines.append(draw(_sampled(("export SRUN_CPUS_PER_TASK=1", "export SRUN_CPUS_PER_TASK=$SLURM_CPUS_PER_TASK"))))
+        options = draw(st.lists(_sampled(_GEOMETRY_SRUN), max_size=2, unique=True))
+        launcher = draw(_sampled(("srun", "srun", "")))
+        lines.append(" ".join(filter(None, (launcher, *(options if launcher else ()), draw(_sampled(_GEOMETRY_WORK))))))
+    return "\n".join(lines) + "\n"

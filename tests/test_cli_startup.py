@@ -38,9 +38,9 @@ def test_lint_loads_no_other_command_nor_the_shellcheck_bridge():
 
 
 def test_lint_without_a_cluster_profile_builds_none_of_the_fitting_code():
-    # rules/cluster/ import their helpers after the no-profile return (rules/cluster/__init__.py)
+    # rules/cluster/ import the fitting views after the no-profile return (rules/cluster/__init__.py)
     loaded = _modules_after(["lint", "--no-config", "--format", "json", str(SAMPLE)])
-    fitting = {f"slurmspec.rules.cluster.{name}" for name in ("_need", "_fit", "_where", "_waste", "_limits")}
+    fitting = {f"slurmspec.cluster.fit.{name}" for name in ("need", "nodes", "where", "waste", "limits", "shape")}
     assert not loaded & (fitting | {"slurmspec.cluster.profile", "slurmspec.spec.load"})
 
 

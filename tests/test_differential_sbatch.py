@@ -281,7 +281,7 @@ def test_conflicts_agree_with_sbatch(slurm_cluster: SlurmCluster) -> None:
 
     @settings(max_examples=examples(1200), deadline=None, suppress_health_check=_HEALTH)
     @given(script=sbatch_conflict_scripts())
-    # Disagreements found by this test (fixed in rules/reject/, the GPU ones in _gpu_geometry.py):
+    # Disagreements found by this test (fixed in rules/reject/, the GPU ones in slurmspec/model/views/sbatch_*.py):
     # which options imply a task count for the GPU checks on 22.05 ...
     @example(script=_s("#SBATCH --gpus=0", "#SBATCH --gpus-per-node=0", "#SBATCH --gpus-per-task=1",
                        "#SBATCH -B 2:1:1", "#SBATCH -w v100-01"))

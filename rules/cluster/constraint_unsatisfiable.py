@@ -2,7 +2,7 @@
 
 Each node the job gets must satisfy the expression by itself (``a&b`` both
 features on one node), and ``a*N`` needs N nodes having ``a``
-(``_features.py``); when no node of any listed partition does, the controller
+(``slurmspec/cluster/fit/features.py``); when no node of any listed partition does, the controller
 refuses the job: "Requested node configuration is not available" (measured on
 Slurm 22.05.8 and 24.11.5: ``-p cpu -C a100``, ``-C smt&ib`` where no node has
 both, ``-p gpu -N 2 -C mixed`` with one ``mixed`` node).
@@ -65,8 +65,8 @@ def constraint_unsatisfiable(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
-    from slurmspec.rules.cluster._fit import Kind, assessments
-    from slurmspec.rules.cluster._where import anchor
+    from slurmspec.cluster.fit.nodes import Kind, assessments
+    from slurmspec.cluster.fit.where import anchor
     for found in assessments(ctx):
         missing = found.of(Kind.NO_FEATURE)
         if not found.refused() or not missing:

@@ -59,7 +59,7 @@ def cpus_over_gpu_share(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
-    from slurmspec.rules.cluster._waste import asks, candidates, cpu_setting, names, plural, shared_nodes
+    from slurmspec.cluster.fit.waste import asks, candidates, cpu_setting, names, plural, shared_nodes
     for ask in asks(ctx):
         if not ask.gpus or ask.cpus is None or not shared_nodes(ctx, ask):
             continue

@@ -5,7 +5,7 @@ CPU count (``--ntasks`` × ``--cpus-per-task``, or ``--nodes`` ×
 ``--ntasks-per-node`` × ``--cpus-per-task``) with the partition's
 ``TotalCPUs`` ("More processors requested than permitted",
 ``ESLURM_TOO_MANY_REQUESTED_CPUS``), a partition limit that
-``EnforcePartLimits`` judges (``_where.limit_outcome``). Measured with held-off
+``EnforcePartLimits`` judges (``cluster.fit.where.limit_outcome``). Measured with held-off
 submissions: under ``ALL`` both releases refuse ``-p debug -n 3`` on a 2-CPU
 partition, and ``-p debug,cpu -n 3`` too; under ``NO`` 22.05.8 accepts it and
 it pends, while 24.11.5 checks it with the nodes and refuses it ("Requested
@@ -60,9 +60,9 @@ def cpus_over_partition(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
-    from slurmspec.rules.cluster._limits import size_is_limit
-    from slurmspec.rules.cluster._need import minimum_cpus, need_of, total_cpus
-    from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome, runnable
+    from slurmspec.cluster.fit.limits import size_is_limit
+    from slurmspec.cluster.fit.need import minimum_cpus, need_of, total_cpus
+    from slurmspec.cluster.fit.where import anchor, enforcement, limit_outcome, runnable
     profile = ctx.cluster
     for placement in runnable(ctx):
         if placement.down or not size_is_limit(ctx):

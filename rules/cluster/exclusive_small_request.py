@@ -56,7 +56,7 @@ def exclusive_small_request(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
-    from slurmspec.rules.cluster._waste import asks, candidates, names, partitions, plural
+    from slurmspec.cluster.fit.waste import asks, candidates, names, partitions, plural
     for ask in asks(ctx):
         if not ask.exclusive:
             continue

@@ -68,7 +68,7 @@ def gpus_spread_over_nodes(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
-    from slurmspec.rules.cluster._waste import asks, candidates, names, plural
+    from slurmspec.cluster.fit.waste import asks, candidates, names, plural
     for ask in asks(ctx):
         if ask.gpus != 1 or ask.nodes is None or ask.nodes < 2 or ask.exclusive:
             continue

@@ -63,7 +63,7 @@ def host_memory_below_gpu_memory(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
-    from slurmspec.rules.cluster._waste import asks, candidates, gib, memory_setting, names, plural, size
+    from slurmspec.cluster.fit.waste import asks, candidates, gib, memory_setting, names, plural, size
     for ask in asks(ctx):
         if not ask.gpus or not ask.memory_mb:
             continue

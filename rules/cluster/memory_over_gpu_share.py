@@ -69,7 +69,7 @@ def memory_over_gpu_share(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
-    from slurmspec.rules.cluster._waste import asks, candidates, gib, memory_setting, names, plural, shared_nodes, size
+    from slurmspec.cluster.fit.waste import asks, candidates, gib, memory_setting, names, plural, shared_nodes, size
     for ask in asks(ctx):
         if not ask.gpus or ask.memory_mb is None or not shared_nodes(ctx, ask):
             continue

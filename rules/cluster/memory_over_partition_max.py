@@ -2,7 +2,7 @@
 
 ``MaxMemPerNode`` (of the partition, else of the cluster) is a partition
 limit: ``src/slurmctld/job_mgr.c:_valid_pn_min_mem()`` /
-``job_limits_check()``; ``EnforcePartLimits`` decides (``_where.limit_outcome``).
+``job_limits_check()``; ``EnforcePartLimits`` decides (``cluster.fit.where.limit_outcome``).
 Measured with held-off submissions on Slurm 22.05.8 and 24.11.5: ``-p long -N 2
 --mem=150G`` (MaxMemPerNode=100000) and ``--mem-per-cpu=50001 -c 2`` are refused
 under ``ALL`` ("Memory required by task is not available") and accepted under
@@ -58,9 +58,9 @@ def memory_over_partition_max(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
-    from slurmspec.rules.cluster._limits import max_mem_per_node
-    from slurmspec.rules.cluster._need import memory_per_node, need_of
-    from slurmspec.rules.cluster._where import enforcement, limit_outcome, runnable, where
+    from slurmspec.cluster.fit.limits import max_mem_per_node
+    from slurmspec.cluster.fit.need import memory_per_node, need_of
+    from slurmspec.cluster.fit.where import enforcement, limit_outcome, runnable, where
     for placement in runnable(ctx):
         need = need_of(placement.request, ctx.version)
         memory, option = memory_per_node(need)

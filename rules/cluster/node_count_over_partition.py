@@ -3,7 +3,7 @@
 ``src/slurmctld/job_mgr.c:_part_access_check()`` and ``job_limits_check()``
 compare the job's node count with each partition's ``MinNodes``/``MaxNodes``
 and its number of nodes; these are partition limits, so ``EnforcePartLimits``
-decides (``_where.limit_outcome``). Measured with held-off submissions on
+decides (``cluster.fit.where.limit_outcome``). Measured with held-off submissions on
 Slurm 22.05.8 and 24.11.5: under ``ALL`` the job is refused ("Node count
 specification invalid") when its minimum or its maximum (``-N 2-3`` with
 MaxNodes=2) is out of range; under ``NO`` a minimum out of range is accepted
@@ -67,14 +67,14 @@ def node_count_over_partition(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
-    from slurmspec.rules.cluster._limits import node_count_problem, size_is_limit
-    from slurmspec.rules.cluster._need import need_of
-    from slurmspec.rules.cluster._where import enforcement, limit_outcome, runnable, where
+    from slurmspec.cluster.fit.limits import node_count_problem, size_is_limit
+    from slurmspec.cluster.fit.need import need_of
+    from slurmspec.cluster.fit.where import enforcement, limit_outcome, runnable, where
     enforce = ctx.cluster.config.enforce_part_limits
     strict = enforce is not EnforcePartLimits.NO
     for placement in runnable(ctx):
         if placement.down:
-            continue  # a DOWN partition makes the node counts inconsistent (_where.Placement.down)
+            continue  # a DOWN partition makes the node counts inconsistent (cluster.fit.where.Placement.down)
         need = need_of(placement.request, ctx.version)  # sbatch lowers --nodes to a smaller --ntasks
         if need.nodes_from in ("", "ntasks"):
             _min_nodes_without_nodes(ctx, placement, need, strict)
@@ -102,7 +102,7 @@ def node_count_over_partition(ctx: Context) -> None:
 
 def _min_nodes_without_nodes(ctx: Context, placement, need, strict: bool) -> None:
     """A job without --nodes where a listed partition has MinNodes > 1 (see the module doc)."""
-    from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome
+    from slurmspec.cluster.fit.where import anchor, enforcement, limit_outcome
     if not strict:
         return
     # --ntasks over --ntasks-per-node asks for that many nodes: 24.11.5 under ALL accepts

@@ -61,9 +61,9 @@ def nodelist_not_in_partition(ctx: Context) -> None:
     if ctx.cluster is None:
         return
     from slurmspec.cluster.hostlist import compress_hostlist
-    from slurmspec.rules.cluster._limits import node_check_reached
-    from slurmspec.rules.cluster._need import need_of
-    from slurmspec.rules.cluster._where import runnable, where
+    from slurmspec.cluster.fit.limits import node_check_reached
+    from slurmspec.cluster.fit.need import need_of
+    from slurmspec.cluster.fit.where import runnable, where
     known = set(ctx.cluster.nodes)
     enforce = ctx.cluster.config.enforce_part_limits
     for placement in runnable(ctx):
@@ -82,11 +82,11 @@ def nodelist_not_in_partition(ctx: Context) -> None:
                     " the job (\"Invalid node name specified\")",
                 )
         if unknown or not need.nodelist or placement.down or need.unsure:
-            continue  # with a DOWN partition the node list is checked inconsistently (_where.Placement.down)
+            continue  # with a DOWN partition the node list is checked inconsistently (cluster.fit.where.Placement.down)
         lacking = [p for p in placement.usable if not set(need.nodelist) <= set(p.nodes)]
         if enforce is not EnforcePartLimits.ALL and (
                 len(lacking) < len(placement.usable) or node_check_reached(ctx, placement, need) is not True):
-            continue  # checked with the nodes, after the partition limits (_limits.node_check_reached)
+            continue  # checked with the nodes, after the partition limits (cluster.fit.limits.node_check_reached)
         if not lacking:
             continue
         setting = placement.request.get("nodelist")

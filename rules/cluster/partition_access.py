@@ -3,7 +3,7 @@
 ``src/slurmctld/job_mgr.c:_part_access_check()`` compares the job's account
 with the partition's ``AllowAccounts``/``DenyAccounts`` and its QOS with
 ``AllowQos``/``DenyQos``; a refusal there counts as a partition limit, so
-``EnforcePartLimits`` decides what happens (``_where.limit_outcome``).
+``EnforcePartLimits`` decides what happens (``cluster.fit.where.limit_outcome``).
 Measured without an accounting database: Slurm 22.05.8 refuses ``-p acct -A
 chem`` (AllowAccounts=physics) with "Invalid account or account/partition
 combination specified" under ``ALL`` and ``ANY`` and leaves it pending under
@@ -59,8 +59,8 @@ def partition_access_denied(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
-    from slurmspec.rules.cluster._limits import access_refused
-    from slurmspec.rules.cluster._where import enforcement, limit_outcome, runnable, where
+    from slurmspec.cluster.fit.limits import access_refused
+    from slurmspec.cluster.fit.where import enforcement, limit_outcome, runnable, where
     for placement in runnable(ctx):
         for option, what in (("account", "accounts"), ("qos", "qos")):
             setting = placement.request.get(option)

@@ -54,7 +54,7 @@ def partition_unavailable(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
-    from slurmspec.rules.cluster._where import anchor, placements
+    from slurmspec.cluster.fit.where import anchor, placements
     for placement in placements(ctx):
         if placement.unknown:
             continue  # SB401 says why it is refused

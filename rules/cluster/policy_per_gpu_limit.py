@@ -24,7 +24,7 @@ def _models(ctx: Context, ask) -> tuple[str | None, ...]:
     """The GPU models the job may get: the one it names, else those of the nodes it may run on."""
     if ask.gpu_type is not None or ctx.cluster is None:
         return (ask.gpu_type,)
-    from slurmspec.rules.cluster._waste import candidates
+    from slurmspec.cluster.fit.waste import candidates
     types = {g.type for shape in candidates(ctx, ask) for g in shape.gres if g.name == "gpu"}
     return tuple(sorted(types, key=str)) or (None,)
 
@@ -80,7 +80,7 @@ def policy_per_gpu_limit(ctx: Context) -> None:
     found = policies(ctx)
     if not found:
         return
-    from slurmspec.rules.cluster._waste import asks, cpu_setting, gib, memory_setting
+    from slurmspec.cluster.fit.waste import asks, cpu_setting, gib, memory_setting
     for ask in asks(ctx):
         if not ask.gpus:
             continue

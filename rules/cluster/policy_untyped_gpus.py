@@ -27,7 +27,7 @@ def _models(ctx: Context, request) -> str:
     """The GPU models of the job's partitions, for the message (empty without a profile)."""
     if ctx.cluster is None:
         return ""
-    from slurmspec.rules.cluster._waste import partitions
+    from slurmspec.cluster.fit.waste import partitions
     found = []
     for partition in partitions(ctx, request) or ():
         for shape in ctx.cluster.shapes_in(partition):

@@ -5,7 +5,7 @@ whatever ``EnforcePartLimits`` says: "Requested node configuration is not
 available" (``ESLURM_REQUESTED_NODE_CONFIG_UNAVAILABLE``, from
 ``src/slurmctld/node_scheduler.c:_get_req_features()``/``select_nodes()``, at
 submission). What one node must hold, and how it is measured, is in
-``_shape_fit.py`` and ``_fit.py``; every fact there was measured with held-off
+``slurmspec/cluster/fit/shape.py`` and ``nodes.py``; every fact there was measured with held-off
 submissions on Slurm 22.05.8 and 24.11.5 (``sbatch --test-only`` misses some:
 a ``MaxMemPerCPU`` that raises the CPUs beyond a node, ``-C a*3`` with two
 ``a`` nodes).
@@ -23,7 +23,7 @@ NOT_AVAILABLE = "the controller refuses the job (\"Requested node configuration 
 def _offer(ctx: Context, need, partition, what: str) -> str:
     """What the partition's best node offers in the dimension that falls short."""
     from slurmspec.cluster.hostlist import compress_hostlist
-    from slurmspec.rules.cluster._shape_fit import usable_cpus
+    from slurmspec.cluster.fit.shape import usable_cpus
     shapes = ctx.cluster.shapes_in(partition)
     if not shapes:
         return "it has no nodes"
@@ -91,8 +91,8 @@ def request_exceeds_nodes(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
-    from slurmspec.rules.cluster._fit import Kind, assessments
-    from slurmspec.rules.cluster._where import anchor
+    from slurmspec.cluster.fit.nodes import Kind, assessments
+    from slurmspec.cluster.fit.where import anchor
     for found in assessments(ctx):
         if not found.refused() or not found.of(Kind.NO):
             continue

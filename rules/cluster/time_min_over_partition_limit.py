@@ -59,7 +59,7 @@ def time_min_over_partition_limit(ctx: Context) -> None:
     if ctx.cluster is None:
         return
     from slurmspec.cluster.units import format_minutes
-    from slurmspec.rules.cluster._where import runnable, where
+    from slurmspec.cluster.fit.where import runnable, where
     for placement in runnable(ctx):
         setting = placement.request.get("time-min")
         time_min = None if setting is None else setting.value_as(Duration)

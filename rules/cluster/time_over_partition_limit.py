@@ -2,7 +2,7 @@
 
 ``src/slurmctld/job_mgr.c:_part_access_check()``/``job_limits_check()``
 compare the job's time limit with each partition's ``MaxTime``; a longer one is
-a partition limit, so ``EnforcePartLimits`` decides (``_where.limit_outcome``):
+a partition limit, so ``EnforcePartLimits`` decides (``cluster.fit.where.limit_outcome``):
 ``ALL`` refuses the job when any listed partition is too short ("Requested time
 limit is invalid (missing or exceeds some limit)"), ``ANY`` when all are, and
 ``NO`` accepts it and leaves it pending (reason ``PartitionTimeLimit``) when
@@ -67,8 +67,8 @@ def time_over_partition_limit(ctx: Context) -> None:
     if ctx.cluster is None:
         return
     from slurmspec.cluster.units import format_minutes
-    from slurmspec.rules.cluster._limits import asked_minutes, time_broken
-    from slurmspec.rules.cluster._where import anchor, enforcement, limit_outcome, runnable, where
+    from slurmspec.cluster.fit.limits import asked_minutes, time_broken
+    from slurmspec.cluster.fit.where import anchor, enforcement, limit_outcome, runnable, where
     for placement in runnable(ctx):
         setting = placement.request.get("time")
         if setting is not None:

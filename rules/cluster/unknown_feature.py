@@ -62,7 +62,7 @@ def unknown_feature(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
-    from slurmspec.rules.cluster import _features
+    from slurmspec.cluster.fit import features as _features
 
     known = sorted({f for shape in ctx.cluster.shapes for f in shape.features})
     seen = set()

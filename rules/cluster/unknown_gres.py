@@ -6,7 +6,7 @@ unknown one itself ("Invalid generic resource (gres) specification",
 refused by the controller ("Requested node configuration is not available").
 Measured on Slurm 22.05.8 and 24.11.5: ``--gres=foo:1``, ``--gres=gpu:h100:1``.
 The type is checked with the nodes, so only when the controller gets to them
-(``_limits.node_check_reached``: not with a DOWN partition, nor when
+(``cluster.fit.limits.node_check_reached``: not with a DOWN partition, nor when
 ``EnforcePartLimits=NO`` holds the job on a partition limit first).
 """
 
@@ -64,9 +64,9 @@ def unknown_gres(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
-    from slurmspec.rules.cluster._limits import node_check_reached
-    from slurmspec.rules.cluster._need import need_of
-    from slurmspec.rules.cluster._where import runnable
+    from slurmspec.cluster.fit.limits import node_check_reached
+    from slurmspec.cluster.fit.need import need_of
+    from slurmspec.cluster.fit.where import runnable
     have = offered(ctx.cluster)
     types = {name: sorted(t for t in found if t) for name, found in have.items()}
     seen = set()

@@ -51,7 +51,7 @@ def unknown_partition(ctx: Context) -> None:
     """
     if ctx.cluster is None:
         return
-    from slurmspec.rules.cluster._where import placements
+    from slurmspec.cluster.fit.where import placements
     from slurmspec.hints import did_you_mean_any_spelling as did_you_mean
     known = [p.name for p in ctx.cluster.partitions]
     for placement in placements(ctx):

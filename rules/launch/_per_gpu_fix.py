@@ -26,7 +26,7 @@ from slurmspec.fix.edit import Fix
 from slurmspec.gates import SRUN_INHERITS_CPUS
 from slurmspec.kinds import Applicability
 from slurmspec.check.context import Context
-from slurmspec.rules.launch._common import job_geometry
+from slurmspec.model.views.launch_steps import job_geometry
 from slurmspec.rules.launch._fixes import set_tasks_per_node
 
 _TASKS_PER_NODE = ("ntasks-per-node", "tasks-per-node")
@@ -59,11 +59,11 @@ def one_task_per_gpu(ctx: Context, srun, count: int, why: str) -> Fix | None:
 
 
 def _job_cpus_per_node(job) -> int | None:
-    if job.cpus_per_gpu and job.gpus_per_node and job.cpus_per_task is None:
+    if job.cpus_per_gpu and job.gpus_per_node and job.cpus_per_task_asked is None:
         return job.cpus_per_gpu * job.gpus_per_node
     if job.tasks_per_node is None:
         return None
-    return job.tasks_per_node * (job.cpus_per_task or 1)
+    return job.tasks_per_node * (job.cpus_per_task_asked or 1)
 
 
 def _step_fits(ctx: Context, job, count: int) -> bool:
@@ -71,12 +71,12 @@ def _step_fits(ctx: Context, job, count: int) -> bool:
     cpus = _job_cpus_per_node(job)
     if cpus is None:
         return False
-    inherited = job.cpus_per_task if job.cpus_per_task and ctx.version >= SRUN_INHERITS_CPUS else 1
+    inherited = job.cpus_per_task_asked if job.cpus_per_task_asked and ctx.version >= SRUN_INHERITS_CPUS else 1
     return count * inherited <= cpus
 
 
 def _header_fix(script, request, job, count: int, base: Fix) -> Fix | None:
-    tasks, cpt = job.tasks_per_node, job.cpus_per_task
+    tasks, cpt = job.tasks_per_node, job.cpus_per_task_asked
     if tasks is None or job.nodes is None:
         return None
     if job.cpus_per_gpu and cpt is None:

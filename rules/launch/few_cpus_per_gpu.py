@@ -12,7 +12,8 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.rules.launch._common import gpu_note, job_geometry, plural
+from slurmspec.model.views.launch_steps import job_geometry
+from slurmspec.rules.launch._common import gpu_note, plural
 from slurmspec.rules.launch.workers_without_cpus import no_cpu_count
 
 
@@ -69,11 +70,11 @@ def few_cpus_per_gpu(ctx: Context) -> None:
         setting = request.get("cpus-per-gpu")
         per = geom.cpus_per_gpu
         what = f"`--cpus-per-gpu={setting.raw}`"
-    elif geom.cpus_per_task is not None and geom.tasks_per_node is not None:
+    elif geom.cpus_per_task_asked is not None and geom.tasks_per_node is not None:
         setting = request.get("cpus-per-task")
         if setting is None:
             return
-        cpus = geom.cpus_per_task * geom.tasks_per_node
+        cpus = geom.cpus_per_task_asked * geom.tasks_per_node
         per = cpus / gpn
         what = f"{plural(cpus, 'CPU')} per node (`--cpus-per-task={setting.raw}`) for {plural(gpn, 'GPU')}"
     else:

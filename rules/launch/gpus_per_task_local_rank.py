@@ -19,7 +19,8 @@ from slurmspec.lazy_regex import lazy_compile
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
 from slurmspec.model.job import job_model_of
-from slurmspec.rules.launch._common import program, sets_devices
+from slurmspec.model.views.launch_steps import sets_devices
+from slurmspec.rules.launch._common import program
 
 # The program picks its GPU by local rank: Horovod and Lightning do, and so does a program
 # handed its local rank (as an argument or a variable expanded inside the task).

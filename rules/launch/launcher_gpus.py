@@ -9,7 +9,8 @@ from __future__ import annotations
 from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.rules.launch._common import assigns, gpu_note, idle, launcher_steps, sets_devices
+from slurmspec.model.views.launch_steps import assigns, launcher_steps, sets_devices
+from slurmspec.rules.launch._common import gpu_note, idle
 
 
 @rule("SB304", "launcher-gpus-mismatch", Severity.WARNING, Outcome.WRONG)

@@ -10,7 +10,8 @@ from __future__ import annotations
 from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.rules.launch._common import assigns, launcher_steps, nodes_note, option_span, plural
+from slurmspec.model.views.launch_steps import assigns, launcher_steps
+from slurmspec.rules.launch._common import nodes_note, option_span, plural
 
 
 @rule("SB303", "launcher-nodes-mismatch", Severity.WARNING, Outcome.WRONG)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.rules.launch._common import launcher_steps
+from slurmspec.model.views.launch_steps import launcher_steps
 
 
 @rule("SB302", "launcher-on-first-node-only", Severity.WARNING, Outcome.WRONG)

@@ -9,7 +9,8 @@ from __future__ import annotations
 from slurmspec.kinds import Fixability, LaunchKind, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.rules.launch._common import launcher_steps, option_span, plural, task_note
+from slurmspec.model.views.launch_steps import launcher_steps
+from slurmspec.rules.launch._common import option_span, plural, task_note
 from slurmspec.rules.launch._fixes import set_tasks_per_node
 
 

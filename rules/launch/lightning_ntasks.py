@@ -12,7 +12,7 @@ import re
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.rules.launch._common import python_steps
+from slurmspec.model.views.launch_steps import python_steps
 
 
 @rule("SB312", "lightning-ntasks-without-per-node", Severity.WARNING, Outcome.FAILS)

@@ -11,7 +11,8 @@ from slurmspec.body.wrappers import basename
 from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.rules.launch._common import gpu_note, idle, job_geometry, repeated, sets_devices, task_note
+from slurmspec.model.views.launch_steps import job_geometry, repeated, sets_devices
+from slurmspec.rules.launch._common import gpu_note, idle, task_note
 
 
 @rule("SB313", "mpi-process-count-mismatch", Severity.WARNING, Outcome.WRONG)
@@ -68,7 +69,7 @@ def mpi_process_count_mismatch(ctx: Context) -> None:
     mpi = [l for l in script.body.launches if l.kind in (LaunchKind.MPIRUN, LaunchKind.HOROVODRUN)]
     nps = {l.np for l in mpi}
     devices = sets_devices(ctx)
-    cpt = geom.cpus_per_task or 1
+    cpt = geom.cpus_per_task_asked or 1
     for launch in mpi:
         tasks = geom.tasks if geom.tasks_explicit else None
         np = launch.np

@@ -16,7 +16,8 @@ from slurmspec.kinds import Fixability, LaunchKind, LineKind, Outcome, Severity
 from slurmspec.lazy_regex import lazy_compile
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.rules.launch._common import gpu_note, idle, program, python_steps, repeated, steps, task_note
+from slurmspec.model.views.launch_steps import python_steps, repeated, steps
+from slurmspec.rules.launch._common import gpu_note, idle, program, task_note
 from slurmspec.rules.launch._per_gpu_fix import one_task_per_gpu
 
 _SPAWNING = frozenset({LaunchKind.TORCHRUN, LaunchKind.ACCELERATE, LaunchKind.DEEPSPEED, LaunchKind.HOROVODRUN, LaunchKind.MPIRUN})
@@ -178,7 +179,7 @@ def _lightning_layout(ctx: Context, launch, srun, geom, gpn: int) -> None:
 
 def _cpus_each(geom, gpn: int) -> str:
     """`` with `--cpus-per-task=8` ``: the CPUs per task that keep the CPUs per node asked for."""
-    cpt, tpn = geom.cpus_per_task, geom.tasks_per_node
+    cpt, tpn = geom.cpus_per_task_asked, geom.tasks_per_node
     if not cpt or not tpn or cpt * tpn % gpn or cpt * tpn // gpn == cpt:
         return ""
     return f" with `--cpus-per-task={cpt * tpn // gpn}`"

@@ -11,11 +11,10 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.views.launch_steps import assigns
 from slurmspec.kinds import LineKind, Outcome, Severity
-from slurmspec.rules.launch._common import assigns
 
 _REF = re.compile(r"(?<!\\)\$(?:\{(SLURM_[A-Z_]+)(\}|[^}A-Z_])|(SLURM_[A-Z_]+)\b)")
 _TASK_OPTIONS = ("ntasks", "ntasks-per-node", "extra-node-info", "sockets-per-node", "cores-per-socket",

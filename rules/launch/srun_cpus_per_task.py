@@ -18,7 +18,7 @@ from slurmspec.gates import SRUN_INHERITS_CPUS
 from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.rules.launch._common import step_geometry
+from slurmspec.model.views.launch_steps import step_geometry
 from slurmspec.version import format_version
 
 

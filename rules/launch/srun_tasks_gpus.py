@@ -18,9 +18,8 @@ from slurmspec.lazy_regex import lazy_compile
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
 from slurmspec.model.values.gres import GpuRequest, TresRequest
-from slurmspec.rules.launch._common import (
-    gpu_note, idle, option_span, plural, program, python_steps, repeated, task_note,
-)
+from slurmspec.model.views.launch_steps import python_steps, repeated
+from slurmspec.rules.launch._common import gpu_note, idle, option_span, plural, program, task_note
 from slurmspec.rules.launch._per_gpu_fix import one_task_per_gpu
 
 # Words that show distributed GPU training with one process per GPU (in the program's name or

@@ -10,7 +10,7 @@ from __future__ import annotations
 from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.rules.launch._common import assigns, launcher_steps
+from slurmspec.model.views.launch_steps import assigns, launcher_steps
 
 
 @rule("SB305", "torchrun-no-rendezvous-endpoint", Severity.WARNING, Outcome.FAILS)

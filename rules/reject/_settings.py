@@ -8,8 +8,8 @@ earlier one): its checks test the option's *set* flag, not the value that won,
 so ``--mem=1G --mem-per-cpu=1G --mem-per-cpu=2G`` still conflicts. Where a
 conflict is reported is therefore the *first* occurrence of each option.
 
-Also here: the host count of a simple ``--nodelist`` and the moment a
-``--begin``/``--deadline`` value names, which several rules compare.
+Also here: the moment a ``--begin``/``--deadline`` value names, which several
+rules compare (the host count of a ``--nodelist`` is ``slurmspec.model.views.hosts``).
 
 Not a rule, on purpose: ``-v`` with ``-Q``. sbatch refuses the pair only on
 its command line (``don't specify both --verbose (-v) and --quiet (-Q)``,
@@ -22,7 +22,6 @@ accepted (checked against sbatch 22.05.8 with ``--test-only``). SB217
 from __future__ import annotations
 
 import datetime as _dt
-import re
 from typing import Iterator
 
 from slurmspec.check.context import Context
@@ -80,41 +79,6 @@ def clashes(ctx: Context, a: str, b: str) -> Iterator[tuple[Directive, Directive
     for _, first, second in pairs(ctx, a, b):
         at = later(first, second)
         yield at, first_occurrence(second if first_occurrence(first) is at else first)
-
-
-# --------------------------------------------------------------- host lists
-_HOST = re.compile(r"([A-Za-z0-9_.-]*)(?:\[([0-9,\-]+)\])?([A-Za-z0-9_.-]*)")
-
-
-def count_hosts(text: str | None) -> int | None:
-    """Distinct hosts of a simple hostlist (``a,b``, ``n[01-04,07]``); None if unsure.
-
-    Only one bracket group per name is understood; a ``/`` means sbatch reads
-    the value as a file name, and anything else unusual gives None.
-    """
-    if not text or "/" in text:
-        return None
-    names: set[str] = set()
-    for item in re.findall(r"[^,\[]*(?:\[[^\]]*\][^,\[]*)*", text):
-        if not item:
-            continue
-        m = _HOST.fullmatch(item)
-        if not m or (not m.group(1) and not m.group(2)):
-            return None
-        prefix, ranges, suffix = m.groups()
-        if ranges is None:
-            names.add(item)
-            continue
-        for part in ranges.split(","):
-            lo, dash, hi = part.partition("-")
-            if not lo.isdigit() or (dash and not hi.isdigit()):
-                return None
-            first, last = int(lo), int(hi) if dash else int(lo)
-            if last < first or last - first > 100000 or len(names) > 100000:
-                return None
-            width = len(lo)
-            names.update(f"{prefix}{n:0{width}d}{suffix}" for n in range(first, last + 1))
-    return len(names) or None
 
 
 # ---------------------------------------------------------------- moments

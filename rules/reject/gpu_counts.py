@@ -3,7 +3,7 @@
 sbatch's client-side GRES validation (``src/common/slurm_opt.c:slurm_opt_create_job_desc()``
 → ``src/common/gres.c:gres_job_state_validate()`` → ``_test_gres_cnt()``)
 checks each GPU record of a component in turn against the job's geometry
-(``_gpu_geometry``) and stops at the first that fails, printing a specific
+(``slurmspec/model/views/sbatch_tasks.py``) and stops at the first that fails, printing a specific
 error and then "Invalid generic resource (gres) specification". One pass
 decides all five codes; counts implied by one check feed the next, as in
 Slurm. Records mixing typed and untyped GPUs are refused before any count is
@@ -16,7 +16,9 @@ from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
 from slurmspec.model.script import Directive
-from slurmspec.rules.reject._gpu_geometry import UNKNOWN, Geometry, Record, gpu_records, job_geometry, known
+from slurmspec.model.views.sbatch_counts import UNKNOWN, ClientGeometry, known
+from slurmspec.model.views.sbatch_gpus import Record, gpu_records
+from slurmspec.model.views.sbatch_tasks import client_geometry
 
 
 @rule("SB141", "gpus-per-task-without-tasks", Severity.ERROR, Outcome.REFUSED)
@@ -224,7 +226,7 @@ def gpus_per_socket_inconsistent(ctx: Context) -> None:
 _AGREES, _GIVE_UP = object(), object()
 
 
-def _settle(g: Geometry, field: str, derived: int) -> object:
+def _settle(g: ClientGeometry, field: str, derived: int) -> object:
     """Record a count one GPU option pair implies, as Slurm's GRES validation does.
 
     Unknown so far: it becomes ``derived`` (``_AGREES``). Unknowable: ``_GIVE_UP``.
@@ -239,7 +241,7 @@ def _settle(g: Geometry, field: str, derived: int) -> object:
     return _AGREES if known == derived else known
 
 
-def _test_record(r: Record, g: Geometry) -> tuple[str, str, Directive] | None:
+def _test_record(r: Record, g: ClientGeometry) -> tuple[str, str, Directive] | None:
     """(code, message, where) for the first inconsistency of one GPU record, else None.
 
     Mirrors the order of sbatch's checks; counts it derives are written back to ``g``.
@@ -352,7 +354,7 @@ def _check_gpu_counts(ctx: Context) -> None:
             # --cpus-per-gpu=1`: "--gpus-per-task used without ...") yet went on
             # to the controller; without --cpus-per-gpu the error is fatal.
             continue
-        g = job_geometry(ctx, index)
+        g = client_geometry(ctx, index)
         for record in records:
             found = _test_record(record, g)
             if found is None:

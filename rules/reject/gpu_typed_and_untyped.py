@@ -2,7 +2,7 @@
 
 sbatch's client-side GRES validation (``src/common/slurm_opt.c:slurm_opt_create_job_desc()``
 → ``src/common/gres.c:gres_job_state_validate()``) groups GPU requests by type
-(``_gpu_geometry.gpu_records()``); an untyped record with a count next to a
+(``slurmspec/model/views/sbatch_gpus.py``); an untyped record with a count next to a
 typed one is refused before any count is compared: "Invalid GRES
 specification (with and without type identification)". Untyped
 ``--mem-per-gpu``/``--cpus-per-gpu`` alone merge into typed records and are
@@ -14,7 +14,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.rules.reject._gpu_geometry import Record, gpu_records
+from slurmspec.model.views.sbatch_gpus import Record, gpu_records
 
 
 @rule("SB147", "gpu-typed-and-untyped", Severity.ERROR, Outcome.REFUSED)

@@ -12,7 +12,7 @@ from slurmspec.gates import GRES_WITH_GPUS_PER_NODE_REFUSED
 from slurmspec.kinds import Fixability, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.rules.reject._gpu_geometry import gpu_items
+from slurmspec.model.views.sbatch_gpus import gpu_items
 from slurmspec.rules.reject._settings import first_occurrence
 
 

@@ -18,8 +18,9 @@ from slurmspec.gates import NODELIST_COUNT_LEFT_TO_CONTROLLER
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.views.hosts import count_hosts
+from slurmspec.rules.reject._settings import pairs, where
 from slurmspec.model.values.counts import NodeCount
-from slurmspec.rules.reject._settings import count_hosts, pairs, where
 
 
 @rule("SB133", "nodelist-exceeds-nodes", Severity.ERROR, Outcome.REFUSED)

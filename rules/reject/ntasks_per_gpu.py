@@ -16,9 +16,10 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.rules.reject._gpu_geometry import count_of, gpu_records, job_geometry, known, requests_gpu
 from slurmspec.model.values.counts import NodeCount
-from slurmspec.rules.reject._gpu_geometry import gpu_records, job_geometry, known, requests_gpu
+from slurmspec.model.views.sbatch_counts import known
+from slurmspec.model.views.sbatch_gpus import gpu_records, requests_gpu
+from slurmspec.model.views.sbatch_tasks import client_geometry
 from slurmspec.rules.reject._settings import first_occurrence
 
 
@@ -115,7 +116,7 @@ def _check_ntasks_per_gpu(ctx: Context) -> None:
         if not gpu_records(request)[1] or requests_gpu(request):
             continue
         per, ntasks = setting.count(), request.count("ntasks")
-        g = job_geometry(ctx, index)
+        g = client_geometry(ctx, index)
         explicit = g.tasks_from_hosts or g.tasks_from_layout or ntasks is not None
         if per > 0 and explicit and known(g.num_tasks, g.min_nodes):
             # The GPUs are generated as a job total, tasks / per, which then has to

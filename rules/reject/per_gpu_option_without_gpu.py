@@ -14,8 +14,8 @@ from slurmspec.gates import CPUS_PER_GPU_NEEDS_GPU
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.views.sbatch_gpus import gpu_records, requests_gpu
 from slurmspec.model.values.memory import MemorySize
-from slurmspec.rules.reject._gpu_geometry import gpu_records, requests_gpu
 
 
 @rule("SB146", "per-gpu-option-without-gpu", Severity.ERROR, Outcome.REFUSED)

@@ -1,6 +1,6 @@
 """Helpers shared by the header-trap rules (SB201–SB219).
 
-How a directive is shown in a message (``shown``), the span a finding marks
+How a directive is shown in a message (``shown``; ``show`` keeps its spacing), the span a finding marks
 (``option_span``, which takes in the ``-`` of a short option), a request
 setting the component sets itself (``own``), and whether some words would read
 as a clean ``#SBATCH`` line (``reads_cleanly``, for the fixes that make a line
@@ -52,3 +52,9 @@ def own(request, name: str):
     return None if setting is None or setting.inherited else setting
 
 
+
+
+def show(directive: Directive) -> str:
+    """The directive as written, cut to 60 characters (spaces kept, unlike ``shown``)."""
+    raw = directive.raw
+    return raw if len(raw) <= 60 else raw[:57] + "..."

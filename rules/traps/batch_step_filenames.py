@@ -15,8 +15,8 @@ import re
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.views.request_facts import file_settings, may_span
 from slurmspec.model.values.filename import FilenamePattern
-from slurmspec.rules.traps._request_facts import file_settings, may_span
 
 _PER_TASK_ARRAY = frozenset("ajJb")  # specs that differ between array tasks
 _ARRAY_VARS = re.compile(r"SLURM_ARRAY_(TASK|JOB)_ID")

@@ -14,10 +14,10 @@ advice about a value Slurm may set anyway.
 
 from __future__ import annotations
 
-from slurmspec.kinds import LaunchKind, Outcome, Severity
+from slurmspec.kinds import AssignmentKind, LaunchKind, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.rules.traps._request_facts import gpu_request, gpus_per_node, has_body
+from slurmspec.model.views.request_facts import gpu_request, has_body, visible_gpus_per_node
 
 _DERIVED = ("CUDA_VISIBLE_DEVICES", "SLURM_JOB_GPUS", "SLURM_STEP_GPUS")
 
@@ -72,7 +72,7 @@ def cuda_visible_devices_override(ctx: Context) -> None:
     if not has_body(ctx):
         return
     gpus = gpu_request(ctx)
-    per_node = _gpus_per_node(ctx)
+    per_node = visible_gpus_per_node(ctx)
     assignments = [a for a in ctx.script.body.exports if a.name == "CUDA_VISIBLE_DEVICES" and a.value is not None]
     distinct = {a.value.replace(" ", "") for a in assignments if _indices(a.value) is not None}
     for assignment in assignments:
@@ -111,7 +111,7 @@ def cuda_visible_devices_override(ctx: Context) -> None:
                 " Let Slurm set it",
                 severity=Severity.INFO, outcome=Outcome.ADVICE,
             )
-        elif assignment.kind == "prefix" or len(distinct) > 1 or assignment.context:
+        elif assignment.kind is AssignmentKind.PREFIX or len(distinct) > 1 or assignment.context:
             continue  # one process (or one step) per GPU: the usual way to share the job's GPUs
         elif per_node:
             ctx.report(
@@ -144,22 +144,6 @@ def _indices(value: str) -> tuple[int, ...] | None:
     if not items or not all(item.isascii() and item.isdigit() for item in items):
         return None
     return tuple(int(item) for item in items)
-
-
-def _gpus_per_node(ctx: Context) -> int | None:
-    """GPUs per node: ``--gpus-per-node``/``--gres``, else ``--gpus`` on a one-node job."""
-    per_node = gpus_per_node(ctx)
-    if per_node is not None:
-        return per_node
-    request = ctx.script.request
-    nodes = request.value("nodes")
-    if nodes is not None and not (getattr(nodes, "minimum", None) == 1 and getattr(nodes, "maximum", None) == 1):
-        return None
-    items = getattr(request.value("gpus"), "items", None)
-    try:
-        return sum(int(item.count) for item in items) if items else None
-    except (TypeError, ValueError, AttributeError):
-        return None
 
 
 # Launchers that give each process they start the GPU of its local rank.
@@ -229,10 +213,10 @@ def _more_processes_than_devices(ctx: Context) -> None:
                 or processes is None or processes <= visible):
             continue
         statement = step.launch.statement_span
-        if assignment.kind == "prefix":
+        if assignment.kind is AssignmentKind.PREFIX:
             if not statement.start <= assignment.span.start < statement.end:
                 continue
-        elif assignment.kind != "export" or assignment.span.end > statement.start:
+        elif assignment.kind is not AssignmentKind.EXPORT or assignment.span.end > statement.start:
             continue
         counted = next((opt for opt in spawner.options if opt.name in _COUNT_OPTIONS), None)
         span = counted.span if counted is not None else spawner.command_span

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import re
 
-from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.views.request_facts import has_body
+from slurmspec.rules.traps._header import show
 from slurmspec.kinds import ExportMode, LaunchKind, Outcome, Severity
 from slurmspec.model.values.enums import ExportSpec
-from slurmspec.rules.traps._request_facts import has_body, show
 
 _EXPORT_FIX = re.compile(r"\bSLURM_EXPORT_ENV\b")
 

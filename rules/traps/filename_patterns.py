@@ -15,8 +15,8 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.views.request_facts import file_settings
 from slurmspec.model.values.filename import FilenamePattern
-from slurmspec.rules.traps._request_facts import file_settings
 
 
 @rule("SB234", "unknown-filename-pattern", Severity.WARNING, Outcome.WRONG)

@@ -26,7 +26,7 @@ from slurmspec.check.rule import rule
 from slurmspec.model.logs import (
     LogFile, absolute_missing, folder_missing, log_files, shell_free, submit_dirs,
 )
-from slurmspec.rules.traps._request_facts import show
+from slurmspec.rules.traps._header import show
 
 _SHELL_CHARS = ("$", "~", "`", "\\")
 _FRESH_NAMES = {"j": "job id", "J": "job id and step id", "A": "array job id", "S": "SLUID"}

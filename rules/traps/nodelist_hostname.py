@@ -14,7 +14,7 @@ from slurmspec.body.index import body_index
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.rules.traps._request_facts import has_body, node_bounds
+from slurmspec.model.views.request_facts import has_body, node_bounds
 
 _NODELIST_VARS = frozenset({"SLURM_JOB_NODELIST", "SLURM_NODELIST"})
 _HOST_NAME = re.compile(r"(ADDR|HOST|MASTER|HEAD|SERVER|ENDPOINT|IP)", re.I)

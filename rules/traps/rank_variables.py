@@ -15,7 +15,7 @@ from slurmspec.body.index import body_index
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.rules.traps._request_facts import assigned, has_body, may_span
+from slurmspec.model.views.request_facts import assigned, has_body, may_span
 
 _RANK_VARS = frozenset({"SLURM_PROCID", "SLURM_LOCALID", "SLURM_NODEID"})
 _STEP_AWARE = re.compile(r"SLURM_STEP_?ID|srun\b[^\n]*(\$0\b|\$\{?BASH_SOURCE)")

@@ -11,7 +11,7 @@ from slurmspec.body.index import body_index
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.rules.traps._request_facts import assigned, has_body
+from slurmspec.model.views.request_facts import assigned, has_body
 
 
 @rule("SB246", "slurm-tmpdir-not-set", Severity.INFO, Outcome.ADVICE)

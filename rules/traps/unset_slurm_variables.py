@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 
-import attrs
 
 from slurmspec.body.index import body_index
 from slurmspec.frozen import frozen
@@ -18,8 +17,8 @@ from slurmspec.gates import CPUS_PER_TASK_FROM_TRES, TRES_PER_TASK_ENV
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.model.views.request_facts import assigned, gpu_request, has_body
 from slurmspec.model.values.gres import GpuRequest
-from slurmspec.rules.traps._request_facts import assigned, gpu_request, has_body
 from slurmspec.version import Version
 
 

@@ -53,6 +53,11 @@ class Component:
     def has_gpus(self) -> bool:
         return bool(self.gpus_per_node) or bool(self.gpus_total)
 
+    @property
+    def cpus_per_task_asked(self) -> int | None:
+        """``-c`` as the script gives it (None when only the default of 1 or ``--cpus-per-gpu`` sets it)."""
+        return self.cpus_per_task if self.cpus_per_task_given else None
+
 
 @frozen
 class Task:

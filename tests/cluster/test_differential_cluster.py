@@ -46,14 +46,14 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 
+from slurmspec.cluster.fit.limits import node_check_reached
+from slurmspec.cluster.fit.nodes import Kind, assessments
 from slurmspec.cluster.importer import COMMANDS, import_profile
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.lint import lint_text
 from slurmspec.check.context import Context
 from slurmspec.lint.engine import registry
 from slurmspec.parser.script import parse_script
-from slurmspec.rules.cluster._fit import Kind, assessments
-from slurmspec.rules.cluster._limits import node_check_reached
 from tests import oracle_tally
 from tests.cluster.layouts import SHAPES_ALL, SHAPES_NO
 from tests.examples import examples, least
@@ -120,7 +120,7 @@ def _held_first(script: str, profile, found: list) -> str:
 
     A DOWN partition makes the controller skip checks at submission, and under
     ``EnforcePartLimits=NO`` a broken partition limit holds the job before its
-    nodes are looked at (rules/cluster/_where.py ``Placement.down``,
+    nodes are looked at (slurmspec/cluster/fit/where.py ``Placement.down``,
     ``_limits.node_check_reached``): 24.11.5 accepts `-p down -N 3 -n 65
     --ntasks-per-node=10`, and 22.05.8 `-p debug -N 3 -n 65 --ntasks-per-node=10`
     under NO, which an UP partition without limits refuses and SB216 reports.

@@ -15,19 +15,12 @@ import slurmspec.rules
 RULES = Path(slurmspec.rules.__file__).resolve().parent
 # Helpers that another part of issue 22 moves into views of the job model (slurmspec/model/): they leave
 # rules/ with that move, and with them this exception.
-_MOVING = {
-    "reject/_gpu_geometry.py", "cluster/_need.py", "cluster/_fit.py", "cluster/_shape_fit.py", "cluster/_waste.py",
-    "cluster/_where.py", "cluster/_limits.py", "traps/_request_facts.py", "traps/cuda_visible_devices.py",
-    "launch/_common.py",
-}
 
 
 def _calls(name: str) -> dict[str, list[ast.Call]]:
     found: dict[str, list[ast.Call]] = {}
     for path in sorted(RULES.rglob("*.py")):
         relative = path.relative_to(RULES).as_posix()
-        if relative in _MOVING:
-            continue
         calls = [node for node in ast.walk(ast.parse(path.read_text()))
                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == name]
         if calls:
@@ -58,8 +51,6 @@ def test_rules_compare_kinds_as_enum_members():
     spelt: dict[str, list[int]] = {}
     for path in sorted(RULES.rglob("*.py")):
         relative = path.relative_to(RULES).as_posix()
-        if relative in _MOVING:
-            continue
         for node in ast.walk(ast.parse(path.read_text())):
             if not (isinstance(node, ast.Compare) and isinstance(node.left, ast.Attribute)
                     and node.left.attr in ("kind", "mode")):

@@ -13,11 +13,13 @@ node of the partition is never reported.
 
 from __future__ import annotations
 
-import attrs
 
+from slurmspec.cluster.fit import FitRun
+from slurmspec.cluster.hostlist import compress_hostlist
 from slurmspec.frozen import frozen
-from slurmspec.check.context import Context
 from slurmspec.model.job import job_model_of
+from slurmspec.model.values.constraint import Feature
+from slurmspec.model.views.values import choice, constraint, count, gres_items, megabytes, tres_items
 
 # Options that name GPUs (and may carry a type).
 _GPU_OPTIONS = ("gpus-per-node", "gres", "gpus", "gpus-per-task", "gpus-per-socket", "tres-per-task")
@@ -49,12 +51,12 @@ def shown(setting) -> str:
     return f"`--{setting.name}`" if setting.raw is None else f"`--{setting.name}={setting.raw}`"
 
 
-def asks(ctx: Context) -> tuple[Ask, ...]:
+def asks(ctx: FitRun) -> tuple[Ask, ...]:
     """One ``Ask`` per hetjob component whose GPU request is certain (types agreeing)."""
     return ctx.shared(_asks)
 
 
-def _asks(ctx: Context) -> tuple[Ask, ...]:
+def _asks(ctx: FitRun) -> tuple[Ask, ...]:
     model = ctx.shared(job_model_of)
     found = []
     for component, shape in zip(ctx.script.components, model.components):
@@ -71,7 +73,7 @@ def _asks(ctx: Context) -> tuple[Ask, ...]:
         total = shape.tasks * shape.cpus_per_task if shape.tasks and shape.cpus_per_task else None
         found.append(Ask(
             component, shape.nodes, shape.gpus_per_node, gpu_type, cpus, needed, total, cpus_source, memory,
-            memory_source, exclusive is not None and getattr(exclusive.value, "value", None) == "exclusive",
+            memory_source, choice(exclusive) == "exclusive",
         ))
     return tuple(found)
 
@@ -86,22 +88,20 @@ def _gpu_type(request):
         setting = request.get(name)
         if setting is None:
             continue
-        items = getattr(setting.value, "items", None)
+        items = tres_items(setting) if name == "tres-per-task" else gres_items(setting)
         if items is None:
             return _MIXED if name != "gres" or "gpu" in str(setting.raw) else None
         for item in items:
-            if getattr(item, "name", "gpu") == "gpu" and getattr(item, "count", 0):
-                types.add(getattr(item, "type", None))
+            if item.name == "gpu" and item.count:
+                types.add(item.type)
     if len(types) > 1:
         return _MIXED
     return next(iter(types), None)
 
 
 def _count(setting) -> int | None:
-    if setting is None:
-        return None
-    value = getattr(setting.value, "value", None)
-    return value if isinstance(value, int) and not isinstance(value, bool) and value > 0 else None
+    value = count(setting)
+    return value if value is not None and value > 0 else None
 
 
 def _cpus_per_node(request, shape) -> tuple[int | None, str]:
@@ -124,19 +124,19 @@ def _memory_per_node(request, shape, cpus: int | None) -> tuple[int | None, str]
         setting = request.get(name)
         if setting is None:
             continue
-        megabytes = getattr(setting.value, "megabytes", None)
-        if not isinstance(megabytes, int):
+        asked = megabytes(setting)
+        if asked is None:
             return None, ""
         if name == "mem":
-            return megabytes, shown(setting)
+            return asked, shown(setting)
         per = shape.gpus_per_node if name == "mem-per-gpu" else cpus
-        if not per or not megabytes:
+        if not per or not asked:
             return None, ""
-        return megabytes * per, shown(setting)
+        return asked * per, shown(setting)
     return None, ""
 
 
-def partitions(ctx: Context, request) -> tuple | None:
+def partitions(ctx: FitRun, request) -> tuple | None:
     """The profile partitions the job may run in (its `--partition` list, else the default); None if unknown."""
     profile = ctx.cluster
     setting = request.get("partition")
@@ -149,7 +149,7 @@ def partitions(ctx: Context, request) -> tuple | None:
     return None if not found or None in found else found
 
 
-def candidates(ctx: Context, ask: Ask) -> tuple:
+def candidates(ctx: FitRun, ask: Ask) -> tuple:
     """The node shapes that could run each node of the job (empty when none can, or it is not known).
 
     Empty too when the fitting nodes are too few for the job: a job the
@@ -187,20 +187,18 @@ def _fits(shape, ask: Ask, partition) -> bool:
 
 def _required_features(request) -> tuple[str, ...]:
     """Features a plain ``a&b`` constraint requires of every node; () for anything else."""
-    value = request.value("constraint")
-    expr = getattr(value, "expr", None)
-    if expr is None or getattr(value, "negated", False):
+    value = constraint(request.get("constraint"))
+    if value is None or value.expr is None or value.negated:
         return ()
+    expr = value.expr
     if any(op != "&" for op in expr.operators):
         return ()
-    from slurmspec.model.values.constraint import Feature
-
     if not all(isinstance(term, Feature) and term.count is None for term in expr.terms):
         return ()  # a [..] group, a (..) group or a count: not a plain list of required features
     return tuple(term.name for term in expr.terms)
 
 
-def shared_nodes(ctx: Context, ask: Ask) -> bool:
+def shared_nodes(ctx: FitRun, ask: Ask) -> bool:
     """True when the job may share its nodes: no `--exclusive`, and no partition that gives whole nodes."""
     if ask.request.has("exclusive"):
         return False
@@ -216,8 +214,6 @@ def gib(megabytes: int) -> str:
 
 def names(shapes) -> str:
     """The nodes of ``shapes`` as a host list for messages: ``a100-[01-04]``."""
-    from slurmspec.cluster.hostlist import compress_hostlist
-
     every = [node for shape in shapes for node in shape.nodes]
     return compress_hostlist(every)
 

@@ -1,8 +1,8 @@
 """Whether any node of a component's partitions can run it: one ``Fit`` per partition.
 
-For each partition the job may use (``_where.py``) the nodes it may land on
+For each partition the job may use (``where.py``) the nodes it may land on
 are the partition's nodes minus ``--exclude``, with the ``--constraint``
-features (``_features.py``); each is checked with ``_shape_fit.per_node``.
+features (``features.py``); each is checked with ``shape.per_node``.
 A job with a fixed number of tasks per node needs ``--nodes`` such nodes (and
 every ``--nodelist`` node among them); a job whose ``--ntasks`` or ``--gpus``
 may spread is placed on at most ``--nodes``' maximum, the partition's
@@ -25,12 +25,12 @@ from enum import Enum
 
 import attrs
 
-from slurmspec.check.context import Context
-from slurmspec.rules.cluster import _features
-from slurmspec.rules.cluster._limits import node_check_reached, size_is_limit
-from slurmspec.rules.cluster._need import minimum_cpus, need_of, total_cpus
-from slurmspec.rules.cluster._shape_fit import Check, Verdict, layout_check, layout_cpus, per_node, usable_cpus
-from slurmspec.rules.cluster._where import Placement, runnable
+from slurmspec.cluster.fit import FitRun
+from slurmspec.cluster.fit import features as _features
+from slurmspec.cluster.fit.limits import node_check_reached, size_is_limit
+from slurmspec.cluster.fit.need import Need, minimum_cpus, need_of, total_cpus
+from slurmspec.cluster.fit.shape import Check, Verdict, layout_check, layout_cpus, per_node, usable_cpus
+from slurmspec.cluster.fit.where import Placement, runnable
 
 
 class Kind(Enum):
@@ -56,7 +56,7 @@ class Fit:
 @attrs.frozen
 class Assessment:
     placement: Placement
-    need: object  # _need.Need
+    need: Need
     fits: tuple[Fit, ...]
 
     def refused(self) -> bool:
@@ -67,11 +67,11 @@ class Assessment:
         return tuple(f for f in self.fits if f.kind is kind)
 
 
-def assessments(ctx: Context) -> tuple[Assessment, ...]:
+def assessments(ctx: FitRun) -> tuple[Assessment, ...]:
     return ctx.shared(_assessments)
 
 
-def _assessments(ctx: Context) -> tuple[Assessment, ...]:
+def _assessments(ctx: FitRun) -> tuple[Assessment, ...]:
     found = []
     for placement in runnable(ctx):
         need = need_of(placement.request, ctx.version)
@@ -90,14 +90,14 @@ def _assessments(ctx: Context) -> tuple[Assessment, ...]:
     return tuple(found)
 
 
-def _layout_alone_unsure(ctx: Context, placement, need) -> bool:
+def _layout_alone_unsure(ctx: FitRun, placement, need) -> bool:
     """Only the socket/core/thread layout keeps the request from being judged, and the controller looks at
     the nodes at submission."""
     return (bool(need.unsure) and set(need.unsure) <= set(need.layout_unsure) and not _unknown_names(ctx, need)
             and node_check_reached(ctx, placement, need) is True)
 
 
-def _layout_fit(ctx: Context, need, partition) -> Fit:
+def _layout_fit(ctx: FitRun, need, partition) -> Fit:
     """NO when no node of the partition (but those ``--exclude`` names) has the layout the job asks at least
     (``--threads-per-core``, ``--sockets-per-node``, ``--cores-per-socket``, ``-B S:C:T``), else UNKNOWN:
     which of the nodes that have it can take the job is not modelled (a job of several nodes may be
@@ -130,7 +130,7 @@ def _layout_option(need) -> str:
         "cores-per-socket" if need.cores else "sockets-per-node" if need.sockets else "threads-per-core")
 
 
-def _unknown_names(ctx: Context, need) -> bool:
+def _unknown_names(ctx: FitRun, need) -> bool:
     """Nodes, features, GRES or GPU types the cluster lacks: SB407/SB408/SB411 report them instead."""
     profile = ctx.cluster
     nodes = set(profile.nodes)
@@ -145,7 +145,7 @@ def _unknown_names(ctx: Context, need) -> bool:
     return any(a is not None and (a.name not in names or (a.type and (a.name, a.type) not in offered)) for a in asks)
 
 
-def _partition_fit(ctx: Context, need, partition) -> Fit:
+def _partition_fit(ctx: FitRun, need, partition) -> Fit:
     profile = ctx.cluster
     excluded = set(need.exclude or ())
     required = need.nodelist or ()
@@ -231,7 +231,7 @@ def _extra_gpus(need, tasks: int) -> tuple[int, str | None]:
     return 0, None
 
 
-def _per_node(ctx: Context, need, partition, candidates: list[str], wanted: int, counts) -> Fit:
+def _per_node(ctx: FitRun, need, partition, candidates: list[str], wanted: int, counts) -> Fit:
     profile = ctx.cluster
     tasks = _tasks_per_node(need)
     if need.ntasks and need.tasks_per_node and -(-need.ntasks // need.tasks_per_node) > wanted:
@@ -283,7 +283,7 @@ def _worst(check, candidates: list[str]) -> Check:
     return sorted(shortfalls, key=lambda c: order.index(c.what) if c.what in order else len(order))[0]
 
 
-def _spread(ctx: Context, need, partition, candidates: list[str], unit: str) -> Fit:
+def _spread(ctx: FitRun, need, partition, candidates: list[str], unit: str) -> Fit:
     """Tasks (or GPUs) that may spread over several nodes: do the best nodes hold them all?"""
     profile = ctx.cluster
     total = need.ntasks if unit == "tasks" else need.gpus_total.count
@@ -320,7 +320,7 @@ def _spread(ctx: Context, need, partition, candidates: list[str], unit: str) -> 
 MAX_PER_NODE = 4096
 
 
-def _capacity(ctx: Context, need, partition, shape, unit: str, total: int) -> tuple[int, int] | None:
+def _capacity(ctx: FitRun, need, partition, shape, unit: str, total: int) -> tuple[int, int] | None:
     """How many tasks (GPUs) one node of ``shape`` holds: (surely, at most), counted up to ``total`` (all
     the job asks for: a node holding more changes no verdict); None past ``MAX_PER_NODE``."""
     config = ctx.cluster.config

@@ -30,11 +30,10 @@ from __future__ import annotations
 
 from typing import Callable, Iterable
 
-import attrs
 
+from slurmspec.cluster.fit import FitRun
 from slurmspec.frozen import frozen
 from slurmspec.kinds import EnforcePartLimits, Outcome
-from slurmspec.check.context import Context
 
 CLOSED_STATES = ("INACTIVE", "DRAIN")
 
@@ -83,12 +82,12 @@ class Placement:
         return f"partition{'s' if len(self.usable) > 1 else ''} {names}"
 
 
-def placements(ctx: Context) -> tuple[Placement, ...]:
+def placements(ctx: FitRun) -> tuple[Placement, ...]:
     """One ``Placement`` per component whose partitions can be read (shared per script)."""
     return ctx.shared(_placements)
 
 
-def _placements(ctx: Context) -> tuple[Placement, ...]:
+def _placements(ctx: FitRun) -> tuple[Placement, ...]:
     profile = ctx.cluster
     found = []
     for component in ctx.script.components:
@@ -116,14 +115,14 @@ def _placements(ctx: Context) -> tuple[Placement, ...]:
     return tuple(found)
 
 
-def runnable(ctx: Context) -> Iterable[Placement]:
+def runnable(ctx: FitRun) -> Iterable[Placement]:
     """The placements whose partitions are all known and not all closed: the ones limits are judged on."""
     for placement in placements(ctx):
         if not placement.unknown and placement.usable:
             yield placement
 
 
-def limit_outcome(ctx: Context, partitions: tuple, breaks: Callable[[object], bool]) -> Outcome | None:
+def limit_outcome(ctx: FitRun, partitions: tuple, breaks: Callable[[object], bool]) -> Outcome | None:
     """What a partition limit that ``breaks`` some of ``partitions`` does to the job (None: nothing).
 
     ``EnforcePartLimits=ALL`` refuses on any broken partition, ``ANY`` when all
@@ -143,7 +142,7 @@ def limit_outcome(ctx: Context, partitions: tuple, breaks: Callable[[object], bo
     return Outcome.REFUSED if enforce is EnforcePartLimits.ANY else Outcome.PENDS
 
 
-def enforcement(ctx: Context, outcome: Outcome) -> str:
+def enforcement(ctx: FitRun, outcome: Outcome) -> str:
     """Why the outcome is what it is, for messages: `EnforcePartLimits=ALL refuses the job`."""
     enforce = ctx.cluster.config.enforce_part_limits.value
     if outcome is Outcome.REFUSED:

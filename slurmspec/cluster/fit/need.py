@@ -19,7 +19,9 @@ import attrs
 
 from slurmspec.cluster.hostlist import HostlistError, expand_hostlist
 from slurmspec.gates import MEM_PER_CPU_WHOLE_CORES_UNCERTAIN
-from slurmspec.rules.reject._settings import count_hosts
+from slurmspec.model.views.hosts import count_hosts
+from slurmspec.model.views.values import choice, count, flags, gres_items, layout_levels, megabytes, node_count
+from slurmspec.model.views.values import constraint as parsed_constraint
 
 # Options whose effect on a node's fit the cluster rules do not model.
 _UNSURE = {
@@ -80,7 +82,7 @@ class Need:
     settings: dict  # option name -> Setting, for messages
     unsure: tuple[str, ...]  # what the rules do not model in this request
     # those of ``unsure`` that come of the socket/core/thread layout alone (a partition none of whose nodes
-    # has that layout refuses the job all the same: _fit.py)
+    # has that layout refuses the job all the same: nodes.py)
     layout_unsure: tuple[str, ...] = ()
     whole_cores: bool = False  # --mem-per-cpu is charged for whole cores (22.05; later releases: either way)
     nodelist_conflict: bool = False  # --nodelist names more nodes than --nodes or --ntasks allow
@@ -92,17 +94,8 @@ class Need:
 
 
 def _int(setting) -> int | None:
-    if setting is None:
-        return None
-    value = getattr(setting.value, "value", setting.value)
-    return value if isinstance(value, int) and not isinstance(value, bool) and value >= 0 else None
-
-
-def _megabytes(setting) -> int | None:
-    if setting is None:
-        return None
-    value = getattr(setting.value, "megabytes", None)
-    return value if isinstance(value, int) else None
+    value = count(setting)
+    return value if value is not None and value >= 0 else None
 
 
 def _hosts(setting, unsure: list[str]) -> tuple[str, ...] | None:
@@ -122,9 +115,7 @@ def _hosts(setting, unsure: list[str]) -> tuple[str, ...] | None:
 def _items(setting, unsure: list[str]) -> tuple:
     if setting is None:
         return ()
-    if getattr(setting.value, "none", False):
-        return ()
-    items = getattr(setting.value, "items", None)
+    items = gres_items(setting)
     if items is None:
         unsure.append(f"`--{setting.name}={setting.raw}`")
         return ()
@@ -148,7 +139,7 @@ def _layout(request, unsure: list[str], layout_unsure: list[str]) -> tuple[int |
     """(threads used per core, threads per core required, sockets required, cores per socket required).
 
     What is unsure only because of the layout is also put in ``layout_unsure``: a node that meets the
-    layout may still not take the job, but a partition with no such node never does (``_fit``)."""
+    layout may still not take the job, but a partition with no such node never does (``nodes``)."""
     sockets = _int(request.get("sockets-per-node"))
     cores = _int(request.get("cores-per-socket"))
     threads_min = _int(request.get("threads-per-core"))
@@ -159,7 +150,7 @@ def _layout(request, unsure: list[str], layout_unsure: list[str]) -> tuple[int |
         layout_unsure.append(unsure[-1])
         # -B S[:C[:T]] sets the same minimums as the three options; whichever comes last wins, and the request
         # keeps no order between them, so the lower of the two is the one sure to be asked.
-        levels = tuple(getattr(extra.value, "levels", None) or ()) + (None, None, None)
+        levels = tuple(layout_levels(extra) or ()) + (None, None, None)
         low = [level[0] if isinstance(level, tuple) else None for level in levels[:3]]
         sockets, cores, threads_min = (
             _lowest(low[0]) if sockets is None else _lowest(sockets, low[0]),
@@ -174,7 +165,7 @@ def _layout(request, unsure: list[str], layout_unsure: list[str]) -> tuple[int |
     threads = threads_min
     hint = request.get("hint")
     if hint is not None and threads is None:
-        values = getattr(hint.value, "values", None)
+        values = flags(hint)
         if values is None:
             unsure.append(f"`--hint={hint.raw}`")
         elif "nomultithread" in values:
@@ -192,12 +183,11 @@ def need_of(request, version) -> Need:
     nodes = request.get("nodes")
     nodes_min = nodes_max = None
     if nodes is not None:
-        value = nodes.value
-        lo, hi = getattr(value, "minimum", None), getattr(value, "maximum", None)
-        if not isinstance(lo, int) or getattr(value, "sizes", ()):
+        value = node_count(nodes)
+        if value is None or value.sizes:
             unsure.append(f"`--nodes={nodes.raw}`")
         else:
-            nodes_min, nodes_max = lo, (hi if isinstance(hi, int) and hi > 0 else None)
+            nodes_min, nodes_max = value.minimum, (value.maximum if value.maximum > 0 else None)
     ntasks = _int(request.get("ntasks")) or None
     nodelist = _hosts(request.get("nodelist"), unsure)
     conflict = False
@@ -246,7 +236,7 @@ def need_of(request, version) -> Need:
     if request.get("hint") is not None and hint_is_dropped(request, version):
         threads = threads_min  # sbatch drops --hint next to the layout options
     constraint = request.get("constraint")
-    if constraint is not None and getattr(constraint.value, "expr", "bad") == "bad":
+    if constraint is not None and parsed_constraint(constraint) is None:
         unsure.append(f"`--constraint={constraint.raw}`")
         constraint = None
     return Need(
@@ -261,15 +251,15 @@ def need_of(request, version) -> Need:
         node_gres=tuple(node_gres),
         gpus_per_task=_one_gpu_ask(request.get("gpus-per-task"), unsure),
         gpus_total=gpus_total,
-        mem=_megabytes(request.get("mem")),
-        mem_per_cpu=_megabytes(request.get("mem-per-cpu")),
-        mem_per_gpu=_megabytes(request.get("mem-per-gpu")),
+        mem=megabytes(request.get("mem")),
+        mem_per_cpu=megabytes(request.get("mem-per-cpu")),
+        mem_per_gpu=megabytes(request.get("mem-per-gpu")),
         threads=threads,
         threads_min=threads_min,
         sockets=sockets,
         cores=cores,
         ntasks_per_core=_int(request.get("ntasks-per-core")) or None,
-        exclusive=exclusive is not None and getattr(exclusive.value, "value", "") in ("exclusive", ""),
+        exclusive=exclusive is not None and choice(exclusive) in ("exclusive", "", None),
         constraint=None if constraint is None else constraint.value,
         nodelist=nodelist,
         exclude=_hosts(request.get("exclude"), unsure),

@@ -1,8 +1,8 @@
-"""The partition limits a request breaks, one predicate per limit (shared by the limit rules and ``_fit``).
+"""The partition limits a request breaks, one predicate per limit (shared by the limit rules and ``nodes``).
 
 A limit (MaxTime, MaxNodes/MinNodes and the partition's node count, its
 total CPUs, MaxMemPerNode, AllowAccounts/AllowQos) is judged by
-``EnforcePartLimits`` (``_where.limit_outcome``). Under ``NO`` (and ``ANY``) a
+``EnforcePartLimits`` (``where.limit_outcome``). Under ``NO`` (and ``ANY``) a
 job that breaks a limit of a partition is held there before any node is
 looked at (``src/slurmctld/node_scheduler.c:select_nodes()`` calls
 ``job_limits_check()`` first): measured on Slurm 22.05.8, ``-p debug -N 3
@@ -13,19 +13,21 @@ judge a job only when ``node_check_reached`` (which 24.11 changed).
 
 from __future__ import annotations
 
+from slurmspec.cluster.fit import FitRun
+from slurmspec.cluster.fit.need import memory_per_node, minimum_cpus, total_cpus
 from slurmspec.gates import PARTITION_SIZE_CHECKED_WITH_NODES
 from slurmspec.kinds import EnforcePartLimits
-from slurmspec.check.context import Context
-from slurmspec.rules.cluster._need import memory_per_node, minimum_cpus, total_cpus
+from slurmspec.model.views.values import duration
 
 
 def asked_minutes(setting) -> float | None:
     """A --time in minutes (``inf`` for no limit), None when not literal."""
-    value = setting.value
-    if getattr(value, "unlimited", False):
+    value = duration(setting)
+    if value is None:
+        return None
+    if value.unlimited:
         return float("inf")
-    minutes = getattr(value, "minutes", None)
-    return minutes if isinstance(minutes, int) else None
+    return value.minutes
 
 
 def job_minutes(placement) -> float | None:
@@ -41,7 +43,7 @@ def time_broken(p, minutes: float | None) -> bool:
     return minutes is not None and p.max_time is not None and minutes > p.max_time
 
 
-def size_is_limit(ctx: Context) -> bool:
+def size_is_limit(ctx: FitRun) -> bool:
     """Is "more nodes (CPUs) than the partition has" a partition limit (else a node check, refused)?"""
     return (ctx.cluster.config.enforce_part_limits is not EnforcePartLimits.NO
             or ctx.version < PARTITION_SIZE_CHECKED_WITH_NODES)
@@ -62,18 +64,17 @@ def node_count_problem(p, low: int, high: int | None, strict: bool, size_limit: 
     return None
 
 
-def max_mem_per_node(ctx: Context, p) -> int | None:
+def max_mem_per_node(ctx: FitRun, p) -> int | None:
     return p.max_mem_per_node if p.max_mem_per_node is not None else ctx.cluster.config.max_mem_per_node
 
 
 def access_refused(p, what: str, value: str) -> bool:
     """``what`` is "accounts" or "qos"."""
-    allow = getattr(p, f"allow_{what}")
-    deny = getattr(p, f"deny_{what}")
+    allow, deny = (p.allow_accounts, p.deny_accounts) if what == "accounts" else (p.allow_qos, p.deny_qos)
     return (allow is not None and value not in allow) or (deny is not None and value in deny)
 
 
-def broken(ctx: Context, placement, need, p) -> set[str]:
+def broken(ctx: FitRun, placement, need, p) -> set[str]:
     """The limits of partition ``p`` the request breaks: "time", "nodes", "size", "memory", "access"."""
     strict = ctx.cluster.config.enforce_part_limits is not EnforcePartLimits.NO
     found = set()
@@ -98,7 +99,7 @@ def broken(ctx: Context, placement, need, p) -> set[str]:
     return found
 
 
-def node_check_reached(ctx: Context, placement, need) -> bool | None:
+def node_check_reached(ctx: FitRun, placement, need) -> bool | None:
     """Does the controller look at the nodes at submission? None: it may or may not.
 
     Not with a DOWN partition. Under ``ALL`` a broken limit refuses the job by
