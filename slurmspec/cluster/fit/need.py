@@ -19,6 +19,7 @@ import attrs
 
 from slurmspec.cluster.hostlist import HostlistError, expand_hostlist
 from slurmspec.gates import MEM_PER_CPU_WHOLE_CORES_UNCERTAIN
+from slurmspec.model.values._base import Unknown
 from slurmspec.model.views.hosts import count_hosts
 from slurmspec.model.views.values import choice, count, flags, gres_items, layout_levels, megabytes, node_count
 from slurmspec.model.views.values import constraint as parsed_constraint
@@ -102,7 +103,8 @@ def _hosts(setting, unsure: list[str]) -> tuple[str, ...] | None:
     if setting is None:
         return None
     text = setting.raw
-    if not text or "/" in text or count_hosts(text) is None:
+    # A template's placeholder (`--exclude=XXXnodesXXX`) names no node yet: not known, not wrong.
+    if isinstance(setting.value, Unknown) or not text or "/" in text or count_hosts(text) is None:
         unsure.append(f"`--{setting.name}={text}`")
         return None
     try:
