@@ -681,6 +681,11 @@ def _has(lines: list[str], *needles: str) -> bool:
 # (Not prefixes of a real name: sbatch accepts those as abbreviations.)
 _MISSPELT = ("--tiem=10", "--job-nmae=x", "--partiton=all", "--mail-tpye=END", "--commnet=hi", "--nodse=1",
              "--ntaskss=1")
+# What each misspelling's correction is checked against: a generated header that already sets one
+# of these may conflict with the corrected option (`--tiem=10` -> `--time=10` under `--time-min=2-`
+# makes SB123), and the fix loop rightly refuses such a fix.
+_MISSPELT_RELATED = {"--tiem=10": ("time", "-t"), "--nodse=1": ("node", "-N", "-w", "task", "-n", "gpu"),
+                     "--ntaskss=1": ("task", "-n", "node", "-N", "gpu", "cpu", "-c", "mem")}
 _NEAR_MISS = ("#SBATCh --time=10", "#sbatch -J nm", "#Sbatch --comment=nm", "  #SBATCH --nice=3", "#SBTACH --comment=nm")
 FIX_KINDS = (
     "crlf", "no-shebang", "indented-shebang", "late", "duplicate", "near-miss", "constraint", "mem-gpu",
@@ -729,7 +734,10 @@ def fixable_cases(draw: st.DrawFn, valid: bool = False, kinds: tuple[str, ...] =
             n = draw(_sampled(["1", "2"]))
             header += [f"#SBATCH --gres=gpu:{n}", f"#SBATCH --gpus-per-node={n}"]
         elif kind == "misspelt":
-            header.insert(draw(st.integers(0, len(header))), "#SBATCH " + draw(_sampled(_MISSPELT)))
+            misspelt = draw(_sampled(_MISSPELT))
+            if _has(header + late, *_MISSPELT_RELATED.get(misspelt, ())):
+                continue
+            header.insert(draw(st.integers(0, len(header))), "#SBATCH " + misspelt)
         elif kind == "tasks-per-node" and not _has(header + late, "tasks-per-node", "-n ", "--ntasks", "-N ", "--nodes"):
             header.append("#SBATCH --tasks-per-node=1")
         elif kind == "hash" and not _has(header + late, "-J", "--job-name"):
