@@ -12,7 +12,7 @@ __all__ = ["parse", "Script", "__version__"]
 __version__ = "0.1.0"
 
 if TYPE_CHECKING:  # pragma: no cover
-    from slurmspec.model.script import Script
+    from slurmspec.model.syntax.script import Script
     from slurmspec.version import Version
 
 
@@ -36,7 +36,7 @@ def parse(source: str | bytes, path: str | None = None, version: "str | Version 
 
 def __getattr__(name: str):
     if name == "Script":
-        from slurmspec.model.script import Script
+        from slurmspec.model.syntax.script import Script
 
         return Script
     raise AttributeError(name)

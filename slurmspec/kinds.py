@@ -252,7 +252,7 @@ class SuppressionKind(_Kind):
 
 
 class GpuBindKind(_Kind):
-    """How a step's GPUs are split between the tasks of a node (``slurmspec.model.job_types.GpuBind``)."""
+    """How a step's GPUs are split between the tasks of a node (``slurmspec.model.job.types.GpuBind``)."""
 
     PER_TASK = "per_task"  # ``per_task:N`` (what ``--gpus-per-task=N`` implies): N GPUs each
     SINGLE = "single"  # ``single:N`` (what ``--ntasks-per-gpu=N`` implies): N tasks share a GPU

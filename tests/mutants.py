@@ -48,7 +48,7 @@ MUTANTS = (
     Mutant("sb201-hetjob-move-safe", "rules/traps/late_directives.py",
            "Applicability.UNSAFE if len(script.components) > 1 else Applicability.SAFE",
            "Applicability.SAFE", ("tests/rules/test_fix_safety_traps.py",)),
-    Mutant("job-model-srun-inherits-cpus-on-22.05", "slurmspec/model/job_steps.py",
+    Mutant("job-model-srun-inherits-cpus-on-22.05", "slurmspec/model/job/steps.py",
            "    if version >= SRUN_INHERITS_CPUS:\n        srun_env", "    if True:\n        srun_env",
            ("tests/model/test_job_model.py",)),
     Mutant("sb001-respells-what-does-not-read-cleanly", "rules/parse/unknown_option.py",

@@ -1319,7 +1319,7 @@ TEMPLATE_PLACEHOLDERS = ("{{ name }}", "{{ gpus | default(1) }}", "{{x}}", "XXXm
 def template_scripts(draw: st.DrawFn) -> tuple[str, int]:
     """(a generated batch script with one `#SBATCH` option's value replaced by a placeholder, the line it is
     on); sometimes the directives also sit between `{% if %}` / `{% endif %}` lines."""
-    from slurmspec.model.options import all_options
+    from slurmspec.model.catalogue.options import all_options
 
     option = draw(_sampled([o for o in all_options() if o.kind is not None and o.until is None
                                    and o.since <= (22, 5) and not o.early_pass]))

@@ -11,7 +11,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.job import job_model_of
+from slurmspec.model.job.model import job_model_of
 from slurmspec.rules.cluster._policy import consequence, first_line, partition_of, policies, verdict
 
 

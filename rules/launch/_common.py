@@ -9,7 +9,7 @@ from __future__ import annotations
 from slurmspec.body.model import Launch
 from slurmspec.body.wrappers import basename
 from slurmspec.kinds import LaunchKind
-from slurmspec.model.job_types import Component
+from slurmspec.model.job.types import Component
 
 
 def program(launch: Launch) -> str:

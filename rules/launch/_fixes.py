@@ -5,7 +5,7 @@ from __future__ import annotations
 from slurmspec.fix.build import delete_directives, make_fix, replace
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability
-from slurmspec.model.script import Script
+from slurmspec.model.syntax.script import Script
 from slurmspec.model.values.counts import NodeCount
 
 _TASKS_PER_NODE = ("ntasks-per-node", "tasks-per-node")

@@ -19,7 +19,7 @@ from __future__ import annotations
 from slurmspec.body.programs import BOOKKEEPING_COMMANDS
 from slurmspec.body.shell_facts import ShellFacts, shell_facts
 from slurmspec.body.wrappers import basename
-from slurmspec.model.interpreter import runs_in_a_shell
+from slurmspec.model.job.interpreter import runs_in_a_shell
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule

@@ -6,7 +6,7 @@ which CUDA numbers from 0 inside the task. A program that selects
 `cuda:<local rank>` (Horovod's `hvd.local_rank()`, Lightning, a `--local_rank`
 or `LOCAL_RANK` taken from `SLURM_LOCALID`) then asks local rank N and above for
 a device it cannot see. The GPUs each task sees come from the job model
-(`slurmspec/model/job.py`, checked against a real Slurm).
+(`slurmspec/model/job/model.py`, checked against a real Slurm).
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from slurmspec.kinds import Fixability, GpuBindKind, LineKind, Outcome, Severity
 from slurmspec.lazy_regex import lazy_compile
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.job import job_model_of
+from slurmspec.model.job.model import job_model_of
 from slurmspec.model.views.launch_steps import sets_devices
 from slurmspec.rules.launch._common import program
 

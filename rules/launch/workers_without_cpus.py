@@ -19,7 +19,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.job_types import Step
+from slurmspec.model.job.types import Step
 from slurmspec.rules.launch._common import plural
 
 # Ways a job or its steps get more than one CPU per task without `-c` on srun.

@@ -20,7 +20,7 @@ from slurmspec.kinds import Fixability, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
 from slurmspec.body.comments import shell_comments  # the shell's idea of a comment, shared with suppressions
-from slurmspec.model.script import LineKind
+from slurmspec.model.syntax.script import LineKind
 
 _QUICK = re.compile(r"noqa", re.IGNORECASE)
 # flake8/ruff's shape: "# noqa: CODE[, CODE...]" (commas or spaces between codes).

@@ -12,7 +12,7 @@ from typing import Iterator
 
 from slurmspec.kinds import IssueKind
 from slurmspec.check.context import Context
-from slurmspec.model.script import ParseIssue
+from slurmspec.model.syntax.script import ParseIssue
 
 
 def issues_of(ctx: Context, kind: IssueKind) -> Iterator[ParseIssue]:

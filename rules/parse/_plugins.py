@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from slurmspec.kinds import IssueKind
 from slurmspec.check.context import Context
-from slurmspec.model.script import ParseIssue
+from slurmspec.model.syntax.script import ParseIssue
 
 UNKNOWN_KINDS = (IssueKind.UNKNOWN_OPTION, IssueKind.PLUGIN_OPTION)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from slurmspec.kinds import Fixability, IssueKind, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.swallowed import swallowed_options
+from slurmspec.model.syntax.swallowed import swallowed_options
 from slurmspec.rules.parse._issues import issues_of, report_issues
 from slurmspec.rules.parse._plugins import site_values
 from slurmspec.rules.traps.swallowed_option import report_swallow

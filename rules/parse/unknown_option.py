@@ -12,8 +12,8 @@ from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability, Fixability, IssueKind, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.options import lookup
-from slurmspec.model.script import ParseIssue
+from slurmspec.model.catalogue.options import lookup
+from slurmspec.model.syntax.script import ParseIssue
 from slurmspec.rules.parse._plugins import UNKNOWN_KINDS, option_name, site_provides
 
 # sbatch refuses two of these together (src/common/slurm_opt.c, "--mem, --mem-per-cpu, and

@@ -14,7 +14,7 @@ import re
 
 from slurmspec.fix.build import replace
 from slurmspec.fix.edit import Fix
-from slurmspec.model.script import Directive, Script
+from slurmspec.model.syntax.script import Directive, Script
 from slurmspec.model.values import PARSERS
 
 _UNIT = re.compile(r"(?P<number>[0-9]{1,9})(?P<unit>[A-Za-z]+)")

@@ -13,9 +13,9 @@ from __future__ import annotations
 from slurmspec.check.context import Context
 from slurmspec.kinds import ValueKind
 from slurmspec.rules.reject._duration_fix import duration_fix
-from slurmspec.model.options import CHECKED_WHEN_EFFECTIVE
-from slurmspec.model.request import hint_is_dropped
-from slurmspec.model.script import Directive
+from slurmspec.model.catalogue.options import CHECKED_WHEN_EFFECTIVE
+from slurmspec.model.job.request import hint_is_dropped
+from slurmspec.model.syntax.script import Directive
 
 # Value kind -> rule code. Kinds not listed share SB122 (invalid-option-value).
 _CODE_BY_KIND = {

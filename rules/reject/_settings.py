@@ -25,8 +25,8 @@ import datetime as _dt
 from typing import Iterator
 
 from slurmspec.check.context import Context
-from slurmspec.model.request import Setting
-from slurmspec.model.script import Directive
+from slurmspec.model.job.request import Setting
+from slurmspec.model.syntax.script import Directive
 from slurmspec.model.values.datetimes import DateTime
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.script import Directive
+from slurmspec.model.syntax.script import Directive
 from slurmspec.model.views.sbatch_counts import UNKNOWN, ClientGeometry, known
 from slurmspec.model.views.sbatch_gpus import Record, gpu_records
 from slurmspec.model.views.sbatch_tasks import client_geometry

@@ -17,7 +17,7 @@ from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Fixability, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.script import Script
+from slurmspec.model.syntax.script import Script
 
 _C_SPACE = " \t\n\v\f\r"  # C isspace(), which _get_script_buffer() uses
 

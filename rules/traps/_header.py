@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 
-from slurmspec.model.script import Directive, Script
+from slurmspec.model.syntax.script import Directive, Script
 from slurmspec.span import Span
 
 SPACE = " \t\v\f\r\n"

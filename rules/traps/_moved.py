@@ -14,7 +14,7 @@ from typing import Sequence
 
 from slurmspec.fix.apply import apply_edits
 from slurmspec.check.context import Context
-from slurmspec.model.script import DirectiveLine, Script
+from slurmspec.model.syntax.script import DirectiveLine, Script
 
 # Past this many late lines they are tried together only (each try re-reads the script).
 _ONE_BY_ONE = 16

@@ -20,7 +20,7 @@ from slurmspec.body.shell_facts import ShellFacts, shell_facts
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.interpreter import runs_in_a_shell
+from slurmspec.model.job.interpreter import runs_in_a_shell
 from slurmspec.model.values.signal import SignalSpec
 
 # Signals whose default action ends a non-interactive bash (signal(7): Term/Core). INT and QUIT

@@ -11,11 +11,10 @@ from __future__ import annotations
 
 from slurmspec.fix.build import insert, make_fix, reads_cleanly
 from slurmspec.fix.edit import Fix
-from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
+from slurmspec.kinds import Applicability, Fixability, Outcome, Severity, ValueKind
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.kinds import Applicability, Fixability, Outcome, Severity, ValueKind
-from slurmspec.model.script import DirectiveLine, Script
+from slurmspec.model.syntax.script import DirectiveLine, Script
 from slurmspec.rules.traps._header import OPTION_WORD, SPACE, clip, shown
 
 

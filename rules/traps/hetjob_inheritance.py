@@ -12,7 +12,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.script import DirectiveLine
+from slurmspec.model.syntax.script import DirectiveLine
 from slurmspec.rules.traps._header import line_no, shown
 
 _LEAK_REPORTED = frozenset({"time", "mem", "time-min", "tmp", "qos", "account", "dependency",

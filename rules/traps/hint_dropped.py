@@ -5,7 +5,7 @@
 `--cores-per-socket`/`--sockets-per-node`) and ignores the hint; the message
 ("Following options are mutually exclusive with --hint: ... Ignoring --hint.")
 is printed only with `-v`. Which options drop it, per release, is
-``slurmspec.model.request.hint_dropped_by``.
+``slurmspec.model.job.request.hint_dropped_by``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.request import hint_dropped_by
+from slurmspec.model.job.request import hint_dropped_by
 from slurmspec.rules.traps._header import line_no, option_span, own, shown
 
 

@@ -20,7 +20,7 @@ from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.script import DirectiveLine, LineKind, Script
+from slurmspec.model.syntax.script import DirectiveLine, LineKind, Script
 from slurmspec.rules.traps._header import clip
 from slurmspec.rules.traps._moved import refused_once_moved
 

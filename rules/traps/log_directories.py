@@ -9,7 +9,7 @@ every release, and a missing `--chdir` sends the job to `/tmp`
 (`src/slurmd/slurmstepd/mgr.c`, "couldn't chdir to ...: going to /tmp instead").
 
 Where each name lands (patterns expanded as far as the script allows, relative
-names resolved through ``ctx.fs``) comes from ``slurmspec.model.logs``. One
+names resolved through ``ctx.fs``) comes from ``slurmspec.model.job.logs``. One
 checker reports the four codes: SB230 where the job fails (up to 22.05), SB255
 where Slurm creates the folder (23.02 and newer: only a reminder, opt-in advice).
 """
@@ -23,7 +23,7 @@ from slurmspec.gates import CREATES_LOG_DIRS
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.logs import (
+from slurmspec.model.job.logs import (
     LogFile, absolute_missing, folder_missing, log_files, shell_free, submit_dirs,
 )
 from slurmspec.rules.traps._header import show

@@ -10,10 +10,9 @@ a later `--mail-type=NONE` cancels nothing.
 from __future__ import annotations
 
 from slurmspec.gates import MAIL_TYPE_LAST_WINS
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import Outcome, Severity, ValueKind
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.kinds import Outcome, Severity, ValueKind
 from slurmspec.model.values.enums import MailTypes
 from slurmspec.rules.traps._header import line_no, option_span, own, shown
 

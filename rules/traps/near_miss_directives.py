@@ -23,7 +23,7 @@ from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.script import LineKind, Script
+from slurmspec.model.syntax.script import LineKind, Script
 from slurmspec.rules.traps._header import OPTION_WORD, clip
 
 

@@ -20,8 +20,8 @@ from slurmspec.gates import MAIL_TYPE_LAST_WINS
 from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.options import CHECKED_WHEN_EFFECTIVE
-from slurmspec.model.script import Directive, Script
+from slurmspec.model.catalogue.options import CHECKED_WHEN_EFFECTIVE
+from slurmspec.model.syntax.script import Directive, Script
 from slurmspec.rules.traps._header import line_no, option_span, shown
 
 

@@ -17,7 +17,7 @@ from slurmspec.body.commands import split_commands
 from slurmspec.kinds import ArgKind, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.options import by_long_name, by_short_name
+from slurmspec.model.catalogue.options import by_long_name, by_short_name
 
 # Programs nobody keeps as a batch script: interpreters and launchers.
 _PROGRAMS = re.compile(r"(python[\d.]*|pypy3?|Rscript|R|julia|perl|ruby|java|node|srun|mpirun|mpiexec|torchrun"

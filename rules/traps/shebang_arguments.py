@@ -3,7 +3,7 @@
 slurmstepd starts the batch script with ``execve()`` (``src/slurmd/slurmstepd/task.c``,
 ``exec_task()``), so the Linux kernel reads the `#!` line: everything after the
 interpreter path is passed to it as **one** argument, comments included. How the
-line is split comes from ``slurmspec.model.interpreter``.
+line is split comes from ``slurmspec.model.job.interpreter``.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Fixability, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.interpreter import Interpreter, interpreter
+from slurmspec.model.job.interpreter import Interpreter, interpreter
 
 # Shells whose reaction was checked on Linux: a blank inside their one option word is an invalid
 # option (bash 5.2: "- : invalid option"; dash: "Illegal option - "), a word not starting with

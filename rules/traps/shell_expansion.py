@@ -16,7 +16,7 @@ from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.script import Directive, Script
+from slurmspec.model.syntax.script import Directive, Script
 from slurmspec.rules.traps._header import clip, shown
 
 _EXPANSION = re.compile(

@@ -12,12 +12,11 @@ almost always meant (`0-24:00`, `--mem-per-cpu=500`) are left alone.
 
 from __future__ import annotations
 
-from slurmspec.kinds import Outcome, Severity
+from slurmspec.kinds import Outcome, Severity, ValueKind
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.kinds import Outcome, Severity, ValueKind
-from slurmspec.model.request import hint_is_dropped
-from slurmspec.model.script import Directive
+from slurmspec.model.job.request import hint_is_dropped
+from slurmspec.model.syntax.script import Directive
 from slurmspec.model.values.memory import MemorySize
 from slurmspec.rules.traps._header import shown
 

@@ -3,7 +3,7 @@
 sbatch reads the words of all `#SBATCH` lines as one argument list
 (``src/sbatch/opt.c:_opt_batch_script()``), so ``getopt_long`` hands an option
 that needs a value the next word even when it is the next line's option (see
-``slurmspec/model/swallowed.py``). When a stray word follows, sbatch refuses the
+``slurmspec/model/syntax/swallowed.py``). When a stray word follows, sbatch refuses the
 script and SB007 reports it here, on the line to change; otherwise the job runs
 without the swallowed option, and SB251 reports it.
 
@@ -26,8 +26,8 @@ from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Fixability, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.model.script import Script
-from slurmspec.model.swallowed import Swallow, swallowed_options
+from slurmspec.model.syntax.script import Script
+from slurmspec.model.syntax.swallowed import Swallow, swallowed_options
 
 
 @rule("SB251", "option-swallows-next-line", Severity.WARNING, Outcome.WRONG, fix=Fixability.ALWAYS)

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Callable, TypeVar
 
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.diagnostic import Diagnostic
-from slurmspec.model.job import JobModel, job_model_of
+from slurmspec.model.job.model import JobModel, job_model_of
 from slurmspec.span import Span
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -22,7 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from slurmspec.cluster.profile import Profile
     from slurmspec.fix.edit import Fix
     from slurmspec.check.rule import Rule
-    from slurmspec.model.script import Script
+    from slurmspec.model.syntax.script import Script
 
 T = TypeVar("T")
 
@@ -129,7 +129,7 @@ class Context:
 
     @property
     def job(self) -> JobModel:
-        """The job model (``slurmspec/model/job.py``): components, steps, tasks; built once per script."""
+        """The job model (``slurmspec/model/job/model.py``): components, steps, tasks; built once per script."""
         return self.shared(job_model_of)
 
     def shared(self, compute: Callable[["Context"], T]) -> T:

@@ -58,45 +58,6 @@ def add_common(sub: argparse.ArgumentParser, detects_version: bool = False) -> N
                        help="ignore configuration files")
 
 
-def error(self, message: str) -> None:  # argparse exits 2 with usage, as we want
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_ERROR, f"slurmspec: error: {printable(message)}\n")  # quotes the argument given
-
-
-def version_arg(text: str):
-    from slurmspec.version import parse_version
-
-    try:
-        return parse_version(text)
-    except ValueError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
-
-
-def codes_arg(text: str) -> list[str]:
-    return [part.strip() for part in text.split(",") if part.strip()]
-
-
-def add_common(sub: argparse.ArgumentParser, detects_version: bool = False) -> None:
-    """--slurm-version, --config and --no-config, for every command that reads scripts.
-
-    ``detects_version``: the command's default target is chosen by `target_version`
-    (configuration, cluster profile, installed sbatch, newest).
-    """
-    from slurmspec.version import DEFAULT, SUPPORTED
-
-    chain = "the cluster profile's, else the installed sbatch's, else " if detects_version else ""
-    sub.add_argument(
-        "--slurm-version", type=version_arg, default=None, metavar="X.Y",
-        help=f"target Slurm release, one of {', '.join(SUPPORTED)} or a patch version of one (24.11.5) "
-             f"(default: the configuration's, else {chain}{DEFAULT})",
-    )
-    where = sub.add_mutually_exclusive_group()
-    where.add_argument("--config", default=None, metavar="PATH",
-                       help="use this slurmspec.toml or pyproject.toml instead of searching for one")
-    where.add_argument("--no-config", action="store_true",
-                       help="ignore configuration files")
-
-
 def load_cluster(path: str | None, cache: dict):
     """The profile at ``path`` (once per path), or None; raises ``ProfileError``."""
     if path is None:

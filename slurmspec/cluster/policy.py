@@ -198,7 +198,7 @@ class _Reader:
 
     def option(self, text: str, key: str) -> str:
         """The canonical long name of ``text`` (``--time``, ``time``, ``-t`` all give ``time``)."""
-        from slurmspec.model.options import by_long_name, by_short_name
+        from slurmspec.model.catalogue.options import by_long_name, by_short_name
 
         word = text.strip()
         if len(word) == 2 and word.startswith("-") and word[1:] in by_short_name():

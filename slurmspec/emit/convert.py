@@ -14,8 +14,8 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from slurmspec.model.request import Setting
-from slurmspec.model.script import LineKind, Script
+from slurmspec.model.job.request import Setting
+from slurmspec.model.syntax.script import LineKind, Script
 from slurmspec.spec.model import Spec
 from slurmspec.spec.raw import typed_spelling
 from slurmspec.spec.values import header_safe

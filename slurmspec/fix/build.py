@@ -7,8 +7,8 @@ from collections import Counter
 
 from slurmspec.fix.edit import Edit, Fix
 from slurmspec.kinds import Applicability
-from slurmspec.model.memo import per_script
-from slurmspec.model.script import Directive, DirectiveLine, Line, Script
+from slurmspec.model.syntax.memo import per_script
+from slurmspec.model.syntax.script import Directive, DirectiveLine, Line, Script
 
 
 def replace(script: Script, start: int, end: int, text: str) -> Edit:

@@ -31,7 +31,7 @@ import os
 from typing import Callable
 
 from slurmspec.frozen import frozen
-from slurmspec.model.script import Directive, ParseIssue, Word
+from slurmspec.model.syntax.script import Directive, ParseIssue, Word
 from slurmspec.parser.getopt import GetoptResult, _Getopt
 from slurmspec.span import Span
 from slurmspec.version import Version

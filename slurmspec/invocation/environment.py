@@ -35,8 +35,8 @@ from typing import Mapping
 
 from slurmspec.frozen import frozen
 from slurmspec.kinds import ArgKind
-from slurmspec.model.options import OptionSpec, all_options, lookup
-from slurmspec.model.script import Directive
+from slurmspec.model.catalogue.options import OptionSpec, all_options, lookup
+from slurmspec.model.syntax.script import Directive
 from slurmspec.span import Span
 from slurmspec.version import Version
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from slurmspec.frozen import frozen
 from slurmspec.invocation.sources import SyntheticSource
 from slurmspec.kinds import Origin
-from slurmspec.model.script import Directive
+from slurmspec.model.syntax.script import Directive
 from slurmspec.span import Span
 
 

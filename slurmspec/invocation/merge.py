@@ -38,8 +38,8 @@ from slurmspec.invocation.environment import Reset, environment_settings, enviro
 from slurmspec.invocation.layer import InvocationLayer
 from slurmspec.invocation.sources import SyntheticSource, command_line_text, command_line_words
 from slurmspec.kinds import Origin
-from slurmspec.model.request import JobRequest, build_request, hint_dropped_by
-from slurmspec.model.script import Component, Directive, Script
+from slurmspec.model.job.request import JobRequest, build_request, hint_dropped_by
+from slurmspec.model.syntax.script import Component, Directive, Script
 from slurmspec.parser.script import _with_typed_value
 from slurmspec.version import Version
 

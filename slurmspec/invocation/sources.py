@@ -31,7 +31,7 @@ import attrs
 
 from slurmspec.frozen import frozen
 from slurmspec.kinds import Origin
-from slurmspec.model.script import Word
+from slurmspec.model.syntax.script import Word
 from slurmspec.span import LineIndex, Span
 
 # The name a finding in each synthetic text is reported under (gcc says "<command-line>").

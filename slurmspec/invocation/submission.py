@@ -10,7 +10,7 @@ from slurmspec.frozen import frozen
 from slurmspec.invocation.environment import sbatch_variables
 
 if TYPE_CHECKING:  # pragma: no cover
-    from slurmspec.model.script import Script
+    from slurmspec.model.syntax.script import Script
     from slurmspec.version import Version
 
 

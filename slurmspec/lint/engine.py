@@ -19,7 +19,7 @@ from slurmspec.kinds import Outcome, Role
 from slurmspec.check.context import LOCAL, Context, FileSystem
 from slurmspec.diagnostic import Diagnostic
 from slurmspec.check.rule import Rule
-from slurmspec.model.script import Script
+from slurmspec.model.syntax.script import Script
 
 if TYPE_CHECKING:  # pragma: no cover
     from slurmspec.cluster.policy import Policy

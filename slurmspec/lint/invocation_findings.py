@@ -30,7 +30,7 @@ from slurmspec.invocation.sources import PLACEHOLDER_LINES
 from slurmspec.kinds import Origin, Outcome, Role
 from slurmspec.diagnostic import Diagnostic
 from slurmspec.lint.engine import code_of
-from slurmspec.model.script import Directive, Script
+from slurmspec.model.syntax.script import Directive, Script
 
 
 def split_by_origin(script: Script, found: list[Diagnostic]) -> tuple[list[Diagnostic], list[Diagnostic]]:

@@ -26,7 +26,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from slurmspec.diagnostic import Diagnostic
     from slurmspec.invocation.submission import Invocation
     from slurmspec.lint.shellcheck import ShellCheck
-    from slurmspec.model.script import Script
+    from slurmspec.model.syntax.script import Script
 
 
 @frozen(eq=False)

@@ -31,7 +31,7 @@ from typing import Iterable, Mapping
 
 from slurmspec.kinds import Family
 from slurmspec.diagnostic import Diagnostic
-from slurmspec.model.script import Script
+from slurmspec.model.syntax.script import Script
 
 SHELLS = ("sh", "bash", "dash", "ksh")
 LEVELS = {"error": "error", "warning": "warning", "info": "info", "style": "info"}

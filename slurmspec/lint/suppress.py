@@ -31,7 +31,7 @@ import attrs
 from slurmspec.body.comments import shell_comments
 from slurmspec.frozen import as_tuple, frozen
 from slurmspec.kinds import SuppressionKind
-from slurmspec.model.script import LineKind, Script
+from slurmspec.model.syntax.script import LineKind, Script
 from slurmspec.span import Span
 
 # "# slurmspec:" with any spacing; anything after it must be a directive.

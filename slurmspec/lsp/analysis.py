@@ -19,7 +19,7 @@ from slurmspec.lint.shellcheck import ShellCheck, to_diagnostics
 from slurmspec.lsp.documents import Snapshot
 from slurmspec.lint.pipeline import LintSettings
 from slurmspec.lsp.settings import ConfigSource
-from slurmspec.model.script import Script
+from slurmspec.model.syntax.script import Script
 
 
 @frozen(eq=False)

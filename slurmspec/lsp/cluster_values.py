@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from slurmspec.model.options import OptionSpec
+from slurmspec.model.catalogue.options import OptionSpec
 
 FEATURE_OPTIONS = ("constraint", "prefer", "batch")
 GPU_OPTIONS = ("gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket")

@@ -20,7 +20,7 @@ from typing import Callable, Iterable
 from lsprotocol import types
 
 from slurmspec.kinds import ArgKind, ValueKind
-from slurmspec.model.options import OptionSpec, all_options, by_short_name, lookup
+from slurmspec.model.catalogue.options import OptionSpec, all_options, by_short_name, lookup
 from slurmspec.version import Version
 
 PREFIX = "#SBATCH"

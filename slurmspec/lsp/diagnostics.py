@@ -23,7 +23,7 @@ from slurmspec.kinds import Role, Severity
 from slurmspec.diagnostic import Diagnostic
 from slurmspec.lint.engine import code_of
 from slurmspec.lsp.positions import PositionMap
-from slurmspec.model.script import Script
+from slurmspec.model.syntax.script import Script
 from slurmspec.printable import printable
 
 SOURCE = "slurmspec"

@@ -17,8 +17,8 @@ from typing import Sequence
 from slurmspec.diagnostic import Diagnostic
 from slurmspec.kinds import ValueKind
 from slurmspec.lsp.value_text import code, typed_text
-from slurmspec.model.options import OptionSpec
-from slurmspec.model.script import Directive, Script
+from slurmspec.model.catalogue.options import OptionSpec
+from slurmspec.model.syntax.script import Directive, Script
 from slurmspec.printable import printable
 from slurmspec.version import Version, format_version
 
@@ -38,7 +38,7 @@ def directive_at(script: Script, offset: int) -> Directive | None:
 
 def unknown_option_at(script: Script, offset: int) -> OptionSpec | None:
     """A catalogue option the target release lacks (getopt made no directive of it) under ``offset``."""
-    from slurmspec.model.options import lookup
+    from slurmspec.model.catalogue.options import lookup
 
     for line in script.directive_lines:
         for word in line.words:
@@ -86,7 +86,7 @@ def _fate(directive: Directive, script: Script) -> str | None:
         return None
     if any(earlier is directive for earlier in setting.overridden):
         last = setting.directive
-        from slurmspec.model.serialize import directive_to_dict, request_to_dict  # `slurmspec parse` data
+        from slurmspec.model.syntax.serialize import directive_to_dict, request_to_dict  # `slurmspec parse` data
 
         merged = request_to_dict(script.components[directive.component].request)[spec.long]["value"]
         if spec.accumulates and merged != directive_to_dict(last)["typed"]:
@@ -98,7 +98,7 @@ def _fate(directive: Directive, script: Script) -> str | None:
 
 
 def option_hover(directive: Directive, script: Script) -> str:
-    from slurmspec.model.serialize import directive_to_dict
+    from slurmspec.model.syntax.serialize import directive_to_dict
 
     spec = directive.option
     parts = _about(spec)

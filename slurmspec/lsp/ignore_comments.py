@@ -23,7 +23,7 @@ from slurmspec.fix.edit import Edit
 from slurmspec.diagnostic import Diagnostic
 from slurmspec.kinds import SuppressionKind
 from slurmspec.lint.suppress import Suppression, find_suppressions, resolve
-from slurmspec.model.script import Line, LineKind, Script
+from slurmspec.model.syntax.script import Line, LineKind, Script
 
 BOM = "\ufeff"
 

@@ -3,7 +3,7 @@
 Worded after Slurm's own one-line help (``sbatch --help``, ``src/sbatch/opt.c:_help()``,
 22.05 and 24.11) and the sbatch(1) man page of the release that added the option
 (for the options newer than 24.11). ``tests/lsp/test_option_help.py`` fails when
-the option catalogue (``slurmspec/model/options.py``) gains an option without a
+the option catalogue (``slurmspec/model/catalogue/options.py``) gains an option without a
 line here.
 """
 

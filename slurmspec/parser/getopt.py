@@ -20,9 +20,9 @@ import attrs
 
 from slurmspec.frozen import frozen
 from slurmspec.kinds import IssueKind
-from slurmspec.model.options import NONE, OPTIONAL, PLUGIN_OPTIONS, RENAMED, REQUIRED, SRUN_ONLY, OptionSpec
-from slurmspec.model.options import all_options, by_short_name
-from slurmspec.model.script import Directive, ParseIssue, Word
+from slurmspec.model.catalogue.options import NONE, OPTIONAL, PLUGIN_OPTIONS, RENAMED, REQUIRED, SRUN_ONLY, OptionSpec
+from slurmspec.model.catalogue.options import all_options, by_short_name
+from slurmspec.model.syntax.script import Directive, ParseIssue, Word
 from slurmspec.parser.hints import Hints
 from slurmspec.span import Span
 from slurmspec.version import Version, format_version
@@ -361,7 +361,7 @@ def _long_table(version: Version) -> dict[str, OptionSpec]:
 
 
 def _any_version_table() -> dict[str, OptionSpec]:
-    from slurmspec.model.options import by_long_name
+    from slurmspec.model.catalogue.options import by_long_name
 
     return by_long_name()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from slurmspec.model.options import OptionSpec
+    from slurmspec.model.catalogue.options import OptionSpec
 
 
 def _did_you_mean(name: str, table: dict[str, OptionSpec]) -> list[str]:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from slurmspec.model.script import Line, LineKind
+from slurmspec.model.syntax.script import Line, LineKind
 from slurmspec.parser.grammar import iter_tokens
 from slurmspec.span import Span
 

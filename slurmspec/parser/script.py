@@ -7,8 +7,8 @@ from typing import TYPE_CHECKING
 import attrs
 
 from slurmspec.collector import collector_paused
-from slurmspec.model.request import JobRequest, build_request
-from slurmspec.model.script import (
+from slurmspec.model.job.request import JobRequest, build_request
+from slurmspec.model.syntax.script import (
     Component, Directive, DirectiveLine, Line, LineKind, ParseIssue, Script, Word,
 )
 from slurmspec.parser.getopt import run_getopt
@@ -23,7 +23,7 @@ from slurmspec.span import LineIndex
 from slurmspec.version import NEWEST, Version
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from slurmspec.model.options import OptionSpec
+    from slurmspec.model.catalogue.options import OptionSpec
     from slurmspec.model.values._base import Parsed
 
 _PREFIXES = {LineKind.DIRECTIVE: "#SBATCH", LineKind.LEGACY_DIRECTIVE: "#SLURM"}

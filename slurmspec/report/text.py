@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import IO, Iterable
 
 from slurmspec.diagnostic import Diagnostic
-from slurmspec.model.script import Script
+from slurmspec.model.syntax.script import Script
 from slurmspec.printable import printable
 from slurmspec.report.ansi import SEVERITY_STYLE, cell_width, paint
 from slurmspec.report.excerpt import Excerpt, line_of

@@ -75,7 +75,7 @@ def _raw_options(spec: Spec, version) -> Iterator[tuple[tuple, str]]:
     context: dict = {(s.name, k): v for s in spec.sections if s.name in ("job", "resources")
                      for k, v in s.values}
     context["raw"] = {split_raw(w)[0] for w in words}
-    from slurmspec.model.options import lookup
+    from slurmspec.model.catalogue.options import lookup
 
     names = [lookup(split_raw(w)[0]) for w in words]
     context["raw_count"] = Counter(spec.long for spec in names if spec is not None)

@@ -2,7 +2,7 @@
 
 The loader emits the spec's header, ``[env]`` exports and launch block (what
 ``slurmspec emit`` writes, minus the workflow pieces), parses that text for the
-target Slurm release and takes the job model (``slurmspec/model/job.py``, the
+target Slurm release and takes the job model (``slurmspec/model/job/model.py``, the
 one model the rules use, checked against a real Slurm) of the launch step: its
 nodes, tasks per node, the processes the launcher starts and the GPUs each task
 sees. The needs follow from how each launcher starts its workers (docs/spec.md):
@@ -62,7 +62,7 @@ def launch_step(spec: Spec, version: Version = NEWEST):
 
 @functools.lru_cache(maxsize=128)
 def _step(head: str, command: str, version: Version):
-    from slurmspec.model.job import job_model
+    from slurmspec.model.job.model import job_model
     from slurmspec.parser.script import parse_script
 
     script = parse_script(head + command, None, version)

@@ -235,7 +235,7 @@ class _Checker:
     def option_value(self, f: Field, text: str | None, path: tuple) -> Any:
         if text is None or f.option is None:
             return True
-        from slurmspec.model.options import lookup
+        from slurmspec.model.catalogue.options import lookup
         from slurmspec.model.values import PARSERS
 
         spec = lookup(f.option)
@@ -252,7 +252,7 @@ class _Checker:
 
 def _header_line(text: str) -> bool:
     """Is ``text`` a line sbatch's header scan passes over (a comment or directive), not a command?"""
-    from slurmspec.model.script import LineKind
+    from slurmspec.model.syntax.script import LineKind
     from slurmspec.parser.script import parse_script
 
     if not text.lstrip(" \t\v\f\r").startswith("#"):

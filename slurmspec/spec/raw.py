@@ -24,7 +24,7 @@ def split_raw(word: str) -> tuple[str, str | None]:
 
 
 def check_raw_options(words: list[str], version: Version) -> Iterator[tuple[int, str]]:
-    from slurmspec.model.options import NONE, REQUIRED, by_long_name, lookup
+    from slurmspec.model.catalogue.options import NONE, REQUIRED, by_long_name, lookup
     seen: set[str] = set()
     for i, word in enumerate(words):
         if not word.startswith("--") or len(word) < 3:
@@ -56,7 +56,7 @@ def canonical_options(words: list[str]) -> tuple[str, ...]:
     The order of different options on #SBATCH lines does not change the request;
     repeats of one option keep their order (the last wins, or they accumulate).
     """
-    from slurmspec.model.options import lookup
+    from slurmspec.model.catalogue.options import lookup
 
     named = []
     for word in words:
@@ -125,7 +125,7 @@ def _accepted(section: str, key: str, value: Any, context: dict[str, Any]) -> bo
 
 
 def _valid(option: str, value: str | None, version: Version | None) -> bool:
-    from slurmspec.model.options import lookup
+    from slurmspec.model.catalogue.options import lookup
     from slurmspec.model.values import PARSERS
     from slurmspec.version import NEWEST
 

@@ -48,7 +48,7 @@ _GPU_OR_TASK_OPTIONS = frozenset({
 
 def raw_names(words) -> set[str]:
     """Canonical names of raw ``--name[=value]`` words (aliases resolved)."""
-    from slurmspec.model.options import lookup
+    from slurmspec.model.catalogue.options import lookup
 
     names = set()
     for word in words:

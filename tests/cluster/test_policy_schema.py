@@ -17,7 +17,7 @@ import pytest
 
 from slurmspec.cluster.policy import parse_policy
 from slurmspec.cluster.profile import ProfileError
-from slurmspec.model.options import by_long_name, by_short_name
+from slurmspec.model.catalogue.options import by_long_name, by_short_name
 from tests.cluster.rule_profiles import POLICIES, PROFILES, ROOT
 
 try:

@@ -1,7 +1,7 @@
 """Every option of the catalogue has a meaning for hover and completion, and nothing else has one."""
 
 from slurmspec.lsp.option_help import MEANINGS
-from slurmspec.model.options import all_options
+from slurmspec.model.catalogue.options import all_options
 
 
 def test_every_catalogue_option_has_a_meaning():

@@ -1,11 +1,11 @@
-"""slurmspec.model.interpreter: the `#!` line split the way the Linux kernel (and env -S) splits it."""
+"""slurmspec.model.job.interpreter: the `#!` line split the way the Linux kernel (and env -S) splits it."""
 
 from __future__ import annotations
 
 import pytest
 
 import slurmspec
-from slurmspec.model.interpreter import interpreter
+from slurmspec.model.job.interpreter import interpreter
 
 
 @pytest.mark.parametrize("line, path, argument, program, split, words, comment", [

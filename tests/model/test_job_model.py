@@ -1,4 +1,4 @@
-"""The job model (slurmspec/model/job.py): its numbers hold together, and agree with what real Slurm does.
+"""The job model (slurmspec/model/job/model.py): its numbers hold together, and agree with what real Slurm does.
 
 1. On every corpus script and rule fixture, at 22.05 and at the newest release, and on
    generated scripts (Hypothesis, ``strategies.geometry_scripts``): the counts of each
@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from slurmspec import parse
 from slurmspec.kinds import LaunchKind
-from slurmspec.model.job import JobModel, job_model
+from slurmspec.model.job.model import JobModel, job_model
 from slurmspec.version import NEWEST, parse_version
 from tests.corpus import corpus_files
 from tests.strategies import geometry_scripts

@@ -1,4 +1,4 @@
-"""The job model (slurmspec/model/job.py) against real Slurm: generated jobs really run, task by task.
+"""The job model (slurmspec/model/job/model.py) against real Slurm: generated jobs really run, task by task.
 
 Every job of ``tests/model/jobgen.py`` (a fixed list of cases real Slurm once
 answered unexpectedly, plus ≥ 200 generated ones) is submitted to the throwaway
@@ -17,7 +17,7 @@ model wherever the model knows the answer:
   step whose CPUs per task were asked for (``srun -c``, ``SRUN_CPUS_PER_TASK``)
   holds tasks per node × CPUs per task, any other holds all the job's CPUs of the
   node (srun's default whole-node step, `man srun` ``--exact``);
-- the ``--output``/``--error`` files appear where ``slurmspec/model/logs.py`` puts
+- the ``--output``/``--error`` files appear where ``slurmspec/model/job/logs.py`` puts
   them (``%j``, ``%u``, ``%t``, ``%N``, ``%n`` filled in with the job's values).
 
 When Slurm and the model disagree the model is wrong: fix it and keep the job in
@@ -35,8 +35,8 @@ import pytest
 
 from slurmspec import parse
 from slurmspec.check.context import FileSystem
-from slurmspec.model.job import job_model
-from slurmspec.model.logs import log_files
+from slurmspec.model.job.model import job_model
+from slurmspec.model.job.logs import log_files
 from tests import oracle_tally
 from tests.conftest import in_ci
 from tests.model.jobgen import FIXED, REPORT_PY, REPORT_SH, Case, generated

@@ -1,4 +1,4 @@
-"""slurmspec.model.logs: where each component's standard streams land, as far as the script tells."""
+"""slurmspec.model.job.logs: where each component's standard streams land, as far as the script tells."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import pytest
 
 import slurmspec
 from slurmspec.gates import CREATES_LOG_DIRS
-from slurmspec.model.logs import (
+from slurmspec.model.job.logs import (
     Base, absolute_missing, component_base, folder_missing, log_files, submit_dirs,
 )
 

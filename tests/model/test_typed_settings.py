@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from slurmspec.kinds import ValueKind
-from slurmspec.model.options import all_options
+from slurmspec.model.catalogue.options import all_options
 from slurmspec.model.values import PARSERS
 from slurmspec.model.values._base import Unknown
 from slurmspec.model.values.counts import Count, NodeCount

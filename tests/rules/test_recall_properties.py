@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from slurmspec.kinds import ArgKind
 from slurmspec.lint import lint_text
-from slurmspec.model.options import all_options
+from slurmspec.model.catalogue.options import all_options
 from slurmspec.parser.script import parse_script
 from slurmspec.version import NEWEST
 from tests.strategies import one_edit_of, option_lines, upper_words

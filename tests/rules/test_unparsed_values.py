@@ -13,7 +13,7 @@ import pytest
 from slurmspec.kinds import Role, ValueKind
 from slurmspec.lint import lint_text
 from slurmspec.lint.engine import code_of
-from slurmspec.model.options import all_options
+from slurmspec.model.catalogue.options import all_options
 from slurmspec.version import NEWEST, OLDEST
 from tests.cluster.rule_profiles import profile_named
 

@@ -179,7 +179,7 @@ def _layout(request, unsure: list[str], layout_unsure: list[str]) -> tuple[int |
 
 def need_of(request, version) -> Need:
     """The ``Need`` of one component's effective request."""
-    from slurmspec.model.request import hint_is_dropped
+    from slurmspec.model.job.request import hint_is_dropped
 
     unsure = [text for name, text in _UNSURE.items() if text and request.get(name) is not None]
     nodes = request.get("nodes")

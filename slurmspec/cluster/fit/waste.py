@@ -3,7 +3,7 @@
 A job that shares nodes should take about its GPUs' share of a node's CPUs and
 memory (the node's CPUs or memory over its GPUs): more blocks GPUs that other
 jobs could use. These rules only judge numbers the script makes certain (the
-job model, ``slurmspec/model/job.py``) against the shapes of the nodes the
+job model, ``slurmspec/model/job/model.py``) against the shapes of the nodes the
 job may land on (``candidates``): its partitions' nodes (the default partition
 without ``--partition``) that have enough GPUs of the type it names, CPUs,
 memory and, for a plain ``a&b`` constraint, the features. A rule reports only
@@ -17,7 +17,7 @@ from __future__ import annotations
 from slurmspec.cluster.fit import FitRun
 from slurmspec.cluster.hostlist import compress_hostlist
 from slurmspec.frozen import frozen
-from slurmspec.model.job import job_model_of
+from slurmspec.model.job.model import job_model_of
 from slurmspec.model.values.constraint import Feature
 from slurmspec.model.views.values import choice, constraint, count, gres_items, megabytes, tres_items
 
@@ -30,7 +30,7 @@ _MEMORY_OPTIONS = ("mem", "mem-per-gpu", "mem-per-cpu")
 class Ask:
     """What one component asks of each of its nodes (None: not certain from the script)."""
 
-    component: object  # slurmspec.model.script.Component (its ``request``)
+    component: object  # slurmspec.model.syntax.script.Component (its ``request``)
     nodes: int | None
     gpus: int  # GPUs per node; 0 without GPUs
     gpu_type: str | None  # the one GPU type the job names, None for any

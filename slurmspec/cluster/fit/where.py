@@ -42,7 +42,7 @@ CLOSED_STATES = ("INACTIVE", "DRAIN")
 class Placement:
     """The partitions one component may run in."""
 
-    component: object  # slurmspec.model.script.Component
+    component: object  # slurmspec.model.syntax.script.Component
     setting: object | None  # the effective --partition Setting, None for the default partition
     names: tuple[str, ...]  # as listed, in order (the default partition's name without --partition)
     usable: tuple = ()  # Partition records the job may run in, in the listed order

@@ -1,6 +1,6 @@
 """Views of the job a rule compares, built from the same component requests as the job model.
 
-The job model (``slurmspec/model/job.py``, ``ctx.job`` in rules) says what the job
+The job model (``slurmspec/model/job/model.py``, ``ctx.job`` in rules) says what the job
 does; these modules say how each party that reads the script sees it, so a rule
 reads facts and compares them instead of working them out again:
 

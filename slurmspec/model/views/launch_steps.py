@@ -1,6 +1,6 @@
 """The steps the body's launchers start, as the launch rules compare them with the allocation.
 
-Read from the job model (``slurmspec/model/job.py``): every launch with the ``srun``
+Read from the job model (``slurmspec/model/job/model.py``): every launch with the ``srun``
 that starts it (``steps``); the shape of a step (``step_geometry``: its component's
 record, ``Component``, with the counts the step's own ``srun`` options give it --
 nodes, tasks, GPUs, ``-c``; ``None`` is the job itself, its first component); the
@@ -23,9 +23,9 @@ from slurmspec.body.typed import as_int
 from slurmspec.body.wrappers import basename
 from slurmspec.frozen import frozen
 from slurmspec.kinds import LaunchKind
-from slurmspec.model.job import job_model_of
-from slurmspec.model.job_gpus import COUNT_OPTIONS
-from slurmspec.model.job_types import Component
+from slurmspec.model.job.model import job_model_of
+from slurmspec.model.job.gpus import COUNT_OPTIONS
+from slurmspec.model.job.types import Component
 from slurmspec.model.views.run import LintRun
 from slurmspec.model.views.values import node_count
 

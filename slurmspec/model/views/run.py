@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, Callable, Protocol, TypeVar
 
 if TYPE_CHECKING:  # pragma: no cover
-    from slurmspec.model.script import Script
+    from slurmspec.model.syntax.script import Script
     from slurmspec.version import Version
 
 T = TypeVar("T")

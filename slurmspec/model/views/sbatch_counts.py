@@ -10,7 +10,7 @@ follow, and ``ClientGeometry`` the counts the GPU checks compare
 from __future__ import annotations
 
 from slurmspec.frozen import define
-from slurmspec.model.request import JobRequest, Setting
+from slurmspec.model.job.request import JobRequest, Setting
 from slurmspec.model.views.values import count, distribution_levels, layout_levels, node_count
 
 UNKNOWN = object()  # a count Slurm derives in a way this model does not follow

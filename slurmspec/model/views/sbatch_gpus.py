@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 import attrs
 
 from slurmspec.frozen import define
-from slurmspec.model.request import JobRequest, Setting
+from slurmspec.model.job.request import JobRequest, Setting
 from slurmspec.model.views.values import gres_items, gres_parsed, tres_items
 
 if TYPE_CHECKING:  # pragma: no cover

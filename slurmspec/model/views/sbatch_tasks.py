@@ -29,7 +29,7 @@ from __future__ import annotations
 import attrs
 
 from slurmspec.gates import TASKS_NOT_IMPLIED
-from slurmspec.model.request import JobRequest
+from slurmspec.model.job.request import JobRequest
 from slurmspec.model.views.hosts import count_hosts, listed_hosts
 from slurmspec.model.views.run import LintRun
 from slurmspec.model.views.sbatch_counts import (

@@ -7,7 +7,7 @@ run it was checked against with ``--test-only``.
 from __future__ import annotations
 
 from slurmspec.gates import NODELIST_COUNT_LEFT_TO_CONTROLLER, TASKS_NOT_IMPLIED
-from slurmspec.model.request import JobRequest
+from slurmspec.model.job.request import JobRequest
 from slurmspec.model.views.hosts import count_hosts
 from slurmspec.model.views.sbatch_counts import (
     LAYOUT, UNKNOWN, ClientGeometry, arbitrary_distribution, count_of, layout_product, node_range,

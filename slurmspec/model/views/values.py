@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from slurmspec.model.request import Setting
+from slurmspec.model.job.request import Setting
 
 if TYPE_CHECKING:  # pragma: no cover
     from slurmspec.model.values.constraint import Constraint

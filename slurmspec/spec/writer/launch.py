@@ -119,7 +119,7 @@ def job_shape(spec: Spec, version: Version = NEWEST):
     """The job model's view of the spec's request (its first component): the numbers the
     launch line needs come from the same model the rules and the loader judge it with."""
     from slurmspec.spec.writer.header import header_lines
-    from slurmspec.model.job import job_model
+    from slurmspec.model.job.model import job_model
     from slurmspec.parser.script import parse_script
 
     return job_model(parse_script("\n".join(header_lines(spec)) + "\n", None, version)).component(0)

@@ -20,9 +20,9 @@ from slurmspec.body.model import Launch
 from slurmspec.body.typed import as_int
 from slurmspec.gates import SRUN_INHERITS_CPUS, SRUN_NODES_DROP_JOB_NTASKS, STEP_GRES_NOT_CAPPED_PER_OPTION
 from slurmspec.kinds import LaunchKind
-from slurmspec.model import job_gpus as gpus
-from slurmspec.model.job_env import device_vars_set, env_value, sets_variable
-from slurmspec.model.job_types import Component, Step, Task
+from slurmspec.model.job import gpus
+from slurmspec.model.job.env import device_vars_set, env_value, sets_variable
+from slurmspec.model.job.types import Component, Step, Task
 
 _SPAWNERS = (LaunchKind.TORCHRUN, LaunchKind.ACCELERATE, LaunchKind.DEEPSPEED, LaunchKind.MPIRUN,
              LaunchKind.HOROVODRUN)

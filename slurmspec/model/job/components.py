@@ -18,8 +18,8 @@
 
 from __future__ import annotations
 
-from slurmspec.model.job_gpus import UNKNOWN, GpuOptions, job_gpu_options
-from slurmspec.model.job_types import Component
+from slurmspec.model.job.gpus import UNKNOWN, GpuOptions, job_gpu_options
+from slurmspec.model.job.types import Component
 
 _GPU_OPTIONS = ("gpus", "gpus-per-node", "gpus-per-task", "gpus-per-socket", "gres", "tres-per-task")
 

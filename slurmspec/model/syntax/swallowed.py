@@ -17,8 +17,8 @@ import re
 
 from slurmspec.frozen import frozen
 from slurmspec.kinds import ArgKind, IssueKind
-from slurmspec.model.memo import per_script
-from slurmspec.model.script import Directive, ParseIssue, Script
+from slurmspec.model.syntax.memo import per_script
+from slurmspec.model.syntax.script import Directive, ParseIssue, Script
 
 _OPTION_WORD = re.compile(r"-{1,2}[A-Za-z]")
 _BLANKS = re.compile(r"[ \t]*")

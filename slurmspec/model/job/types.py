@@ -1,4 +1,4 @@
-"""The records of the job model (see ``slurmspec/model/job.py``): components, steps and tasks.
+"""The records of the job model (see ``slurmspec/model/job/model.py``): components, steps and tasks.
 
 Every number is ``None`` when it cannot be known from the script's literal
 values (a variable, a node range, an uneven split, a GPU binding the model

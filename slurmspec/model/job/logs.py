@@ -31,8 +31,8 @@ from slurmspec.frozen import as_tuple, frozen
 from slurmspec.model.values.filename import FilenamePattern, parse_filename
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from slurmspec.model.request import Setting
-    from slurmspec.model.script import Component, Script
+    from slurmspec.model.job.request import Setting
+    from slurmspec.model.syntax.script import Component, Script
 
 STREAMS = ("output", "error", "input")
 DEFAULT_OUTPUT = "slurm-%j.out"

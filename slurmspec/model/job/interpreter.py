@@ -22,7 +22,7 @@ from slurmspec.frozen import as_tuple, frozen
 from slurmspec.span import Span
 
 if TYPE_CHECKING:  # pragma: no cover - typing only
-    from slurmspec.model.script import Script
+    from slurmspec.model.syntax.script import Script
 
 _BLANKS = " \t"
 # env options that take a value in the next word (coreutils env: -u NAME, -C DIR, -P PATH, -S STRING).

@@ -16,8 +16,8 @@ from slurmspec.version import Version
 if TYPE_CHECKING:  # pragma: no cover - typing only
     from slurmspec.body.launch import BodyInfo
     from slurmspec.invocation.layer import InvocationLayer
-    from slurmspec.model.options import OptionSpec
-    from slurmspec.model.request import JobRequest
+    from slurmspec.model.catalogue.options import OptionSpec
+    from slurmspec.model.job.request import JobRequest
     from slurmspec.model.values._base import Parsed
 
 V = TypeVar("V")
@@ -231,6 +231,6 @@ class Script:
         return self.components[0].request
 
     def to_dict(self) -> dict[str, Any]:
-        from slurmspec.model.serialize import script_to_dict
+        from slurmspec.model.syntax.serialize import script_to_dict
 
         return script_to_dict(self)

@@ -3,16 +3,16 @@
 ``job_model(script)`` is computed once per parsed ``Script`` and cached; rules
 read it through ``ctx.shared(job_model_of)`` (or call ``job_model(ctx.script)``).
 
-- A **component** (``job_components.py``) is what one hetjob component asks for:
+- A **component** (``components.py``) is what one hetjob component asks for:
   nodes, tasks, tasks per node, CPUs per task and per node, GPUs per node, in
   total and per task, and whether the task count was given.
-- A **step** (``job_steps.py``) is one launch statement of the body (looked
+- A **step** (``steps.py``) is one launch statement of the body (looked
   through ``exec``/containers/``bash -c``): its shape after its own ``srun``
   options, the CPUs each task is laid out with (version-aware: 22.05 and 23.02
   ``srun`` do not inherit ``-c``), the GPUs it holds, how many processes the
   launcher starts (srun tasks × what ``torchrun``/``accelerate``/``deepspeed``/
   ``mpirun`` spawn in each), and, when the counts are known and small, every task
-  with its rank, local rank, node index and the GPUs it sees (``job_gpus.py``).
+  with its rank, local rank, node index and the GPUs it sees (``gpus.py``).
 
 Every number is ``None`` when it cannot be known from literal values: the
 model never guesses. ``tests/model/test_job_model_slurm.py`` runs generated jobs
@@ -23,9 +23,9 @@ from __future__ import annotations
 
 import weakref
 
-from slurmspec.model.job_components import component
-from slurmspec.model.job_steps import build_step
-from slurmspec.model.job_types import Component, GpuBind, JobModel, Step, Task
+from slurmspec.model.job.components import component
+from slurmspec.model.job.steps import build_step
+from slurmspec.model.job.types import Component, GpuBind, JobModel, Step, Task
 
 __all__ = ["job_model", "job_model_of", "JobModel", "Component", "Step", "Task", "GpuBind"]
 

@@ -34,7 +34,7 @@ from slurmspec.body.typed import as_int, gpu_count
 from slurmspec.frozen import frozen
 from slurmspec.gates import SRUN_GPUS_DROPS_GPUS_PER_NODE
 from slurmspec.kinds import GpuBindKind
-from slurmspec.model.job_types import GpuBind
+from slurmspec.model.job.types import GpuBind
 
 # Options sbatch exports for srun to read back, and those srun understands on its line.
 EXPORTED = ("gpus", "gpus-per-node", "gpus-per-task", "ntasks-per-gpu", "gpu-bind")

@@ -18,7 +18,7 @@ import attrs
 
 from slurmspec.frozen import as_tuple, frozen
 from slurmspec.gates import HINT_DROPPED_BY_MORE_OPTIONS, MAIL_TYPE_LAST_WINS
-from slurmspec.model.script import Directive
+from slurmspec.model.syntax.script import Directive
 from slurmspec.model.values.counts import Count
 from slurmspec.model.values.enums import Choice, MailTypes
 from slurmspec.model.values.signal import SignalSpec
@@ -111,7 +111,7 @@ class JobRequest:
     job_name = property(lambda self: self.value("job-name"))
 
     def to_dict(self) -> dict[str, Any]:
-        from slurmspec.model.serialize import request_to_dict
+        from slurmspec.model.syntax.serialize import request_to_dict
 
         return request_to_dict(self)
 

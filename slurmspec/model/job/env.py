@@ -16,7 +16,7 @@ from bisect import bisect_left
 
 from slurmspec.body.model import EnvAssignment, Launch
 from slurmspec.kinds import AssignmentKind
-from slurmspec.model.memo import per_script
+from slurmspec.model.syntax.memo import per_script
 
 DEVICE_VARS = frozenset({"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
                          "ZE_AFFINITY_MASK", "GPU_DEVICE_ORDINAL"})
