@@ -37,6 +37,18 @@ def test_machine_formats_stay_silent_about_a_clean_run(fmt, clean, capsys):
     assert "All checks passed" not in capsys.readouterr().out
 
 
+@pytest.mark.parametrize("fmt", ["text", "concise"])
+@pytest.mark.parametrize("fix", [[], ["--fix"]])
+def test_a_run_that_could_not_read_a_path_never_says_the_checks_passed(fmt, fix, clean, tmp_path, capsys):
+    """A mistyped path exits 2; the clean file beside it must not make the summary read as a pass."""
+    missing = tmp_path / "cleen.sbatch"
+    assert main(["lint", "--no-config", "--slurm-version", "22.05", "--format", fmt, *fix, str(clean), str(missing)]) == 2
+    captured = capsys.readouterr()
+    assert "All checks passed" not in captured.out
+    assert "the run is incomplete" in captured.out
+    assert "cleen.sbatch" in captured.err
+
+
 def test_quiet_drops_the_clean_line(clean, capsys):
     assert main(["lint", "--no-config", "--slurm-version", "22.05", "-q", "--format", "concise", str(clean)]) == 0
     assert capsys.readouterr().out == ""

@@ -185,7 +185,8 @@ def fix_and_report(inputs: list, args: argparse.Namespace, out: IO[str], config_
         from slurmspec.cli.lint_cmd import targets_of
 
         write_report(chosen, reported, stream, color=resolve_color(args.color, stream),
-                     quiet=args.quiet, statistics=args.statistics, targets=targets_of(inputs))
+                     quiet=args.quiet, statistics=args.statistics, targets=targets_of(inputs),
+                     incomplete=lambda: bool(errors or verdict.internal_error))
     for message in errors:
         error(message)
     if errors or verdict.internal_error:

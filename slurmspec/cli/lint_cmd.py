@@ -293,7 +293,8 @@ def _run(args: argparse.Namespace, out: IO[str]) -> int:
     results = maybe_follow(map_in_order(partial(_lint_input, args=args), inputs, jobs), len(inputs), out, args.quiet)
     try:
         write_report(chosen, verdict.follow(results), out, color=resolve_color(args.color, out),
-                     quiet=args.quiet, statistics=args.statistics, targets=targets_of(inputs))
+                     quiet=args.quiet, statistics=args.statistics, targets=targets_of(inputs),
+                     incomplete=lambda: bool(verdict.errors or verdict.internal_error))
     except shellcheck_failed as exc:
         return error(str(exc))
     for message in verdict.errors:

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import os
 from importlib import import_module
-from typing import IO, Iterable
+from typing import IO, Callable, Iterable
 
 from slurmspec.kinds import OutputFormat
 
@@ -32,8 +32,8 @@ COLOR_CHOICES = ("auto", "always", "never")
 # format -> (its module in slurmspec.report, the writer, the options of write_report it takes).
 # A module is imported when its format is asked for: `slurmspec lint` loads one writer.
 _WRITERS: dict[OutputFormat, tuple[str, str, tuple[str, ...]]] = {
-    OutputFormat.TEXT: ("text", "write_text", ("color", "quiet", "targets")),
-    OutputFormat.CONCISE: ("concise", "write_concise", ("color", "quiet", "targets")),
+    OutputFormat.TEXT: ("text", "write_text", ("color", "quiet", "targets", "incomplete")),
+    OutputFormat.CONCISE: ("concise", "write_concise", ("color", "quiet", "targets", "incomplete")),
     OutputFormat.JSON: ("json", "write_json", ("targets",)),
     OutputFormat.SARIF: ("sarif", "write_sarif", ()),
     OutputFormat.GITHUB: ("github", "write_github", ()),
@@ -69,11 +69,13 @@ def resolve_color(choice: str, out: IO[str]) -> bool:
 def write_report(
     format: OutputFormat | str, results: Iterable[tuple], out: IO[str], *,
     color: bool = False, quiet: bool = False, statistics: bool = False, targets: Iterable = (),
+    incomplete: Callable[[], bool] = bool,
 ) -> None:
     """Write ``results`` as ``format``; ``statistics`` writes counts per code instead of findings.
 
     ``targets``: the releases judged (``report/targets.py``), shown in text and concise summaries when
-    slurmspec chose them, and always in JSON."""
+    slurmspec chose them, and always in JSON. ``incomplete``: asked after the last result, true when a
+    path could not be read or a rule failed, so the text summaries never say the checks passed."""
     format = OutputFormat(format)
     if statistics:
         from slurmspec.report.statistics import write_statistics
@@ -82,5 +84,5 @@ def write_report(
         return
     module, name, takes = _WRITERS[format]
     writer = getattr(import_module(f"{__name__}.{module}"), name)
-    options = {"color": color, "quiet": quiet, "targets": targets}
+    options = {"color": color, "quiet": quiet, "targets": targets, "incomplete": incomplete}
     writer(results, out, **{option: options[option] for option in takes})

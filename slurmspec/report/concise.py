@@ -6,7 +6,7 @@ No rich: colour, when asked for, is plain ANSI sequences (``report/ansi.py``).
 
 from __future__ import annotations
 
-from typing import IO, Iterable
+from typing import IO, Callable, Iterable
 
 from slurmspec.diagnostic import Diagnostic
 from slurmspec.printable import printable
@@ -45,9 +45,14 @@ class Tally:
                 self.unsafe += 1
 
 
-def summary(found: Iterable[Diagnostic] | Tally, targets: Iterable[Target] = ()) -> list[str]:
+INCOMPLETE = "No problems found in what was checked, but the run is incomplete (errors on standard error)."
+
+
+def summary(found: Iterable[Diagnostic] | Tally, targets: Iterable[Target] = (), incomplete: bool = False) -> list[str]:
     """``Found N problems.``, then how many ``--fix`` (and ``--unsafe-fixes``) would fix, as ruff says it;
-    ``All checks passed!`` when nothing was found (silence would not tell a clean file from no file);
+    ``All checks passed!`` when nothing was found (silence would not tell a clean file from no file),
+    unless the run was ``incomplete`` (a path could not be read, a rule failed: the CLI names each on
+    standard error and exits 2), which must never read as a pass;
     then the releases judged that the user did not choose (``report/targets.py``)."""
     if not isinstance(found, Tally):
         tally = Tally()
@@ -55,7 +60,8 @@ def summary(found: Iterable[Diagnostic] | Tally, targets: Iterable[Target] = ())
             tally.add(diagnostic)
         found = tally
     if not found.found:
-        return ["All checks passed!", *target_lines(targets)]
+        verdict = INCOMPLETE if incomplete else "All checks passed!"
+        return [verdict, *target_lines(targets)]
     lines = [f"Found {found.found} problem{'s' if found.found != 1 else ''}."]
     safe, unsafe = found.safe, found.unsafe
     if safe:
@@ -67,12 +73,13 @@ def summary(found: Iterable[Diagnostic] | Tally, targets: Iterable[Target] = ())
 
 
 def write_concise(results: Iterable[tuple], out: IO[str], *, color: bool = False, quiet: bool = False,
-                  targets: Iterable[Target] = ()) -> None:
+                  targets: Iterable[Target] = (), incomplete: Callable[[], bool] = bool) -> None:
+    """One line per finding, then the summary; ``incomplete`` is asked once every result was read."""
     tally = Tally()
     for _, diagnostics in results:
         for diagnostic in diagnostics:
             tally.add(diagnostic)
             out.write(concise_line(diagnostic, color) + "\n")
     if not quiet:
-        for line in summary(tally, targets):
+        for line in summary(tally, targets, incomplete()):
             out.write(line + "\n")

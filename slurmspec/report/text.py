@@ -7,7 +7,7 @@ markup: Slurm values are full of square brackets (``--constraint=[a|b]``,
 
 from __future__ import annotations
 
-from typing import IO, Iterable
+from typing import IO, Callable, Iterable
 
 from slurmspec.diagnostic import Diagnostic
 from slurmspec.model.syntax.script import Script
@@ -58,7 +58,7 @@ def render(diagnostic: Diagnostic, script: Script | Excerpt | None, color: bool 
 
 def write_text(
     results: Iterable[tuple[Script | Excerpt | None, list[Diagnostic]]], out: IO[str],
-    color: bool | None = None, quiet: bool = False, targets: Iterable = (),
+    color: bool | None = None, quiet: bool = False, targets: Iterable = (), incomplete: Callable[[], bool] = bool,
 ) -> None:
     from slurmspec.report.concise import Tally, summary
 
@@ -69,5 +69,5 @@ def write_text(
             tally.add(diagnostic)
             out.write("\n".join(render(diagnostic, script, color)) + "\n\n")
     if not quiet:
-        for index, line in enumerate(summary(tally, targets)):
+        for index, line in enumerate(summary(tally, targets, incomplete())):
             out.write(paint(line, "bold" if index == 0 else "", color) + "\n")
