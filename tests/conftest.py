@@ -13,7 +13,9 @@
 * pytest-xdist (``-n auto --dist loadgroup`` in pyproject.toml): the tests of
   one Slurm release share one worker (``xdist_group``), so each release's
   clusters start once per run and the two releases' differentials run side by
-  side; every other test goes wherever a worker is free.
+  side; so do the tests of a module marked ``xdist_group`` (the pre-commit
+  hooks: their virtualenv is built once per worker that runs one); every other
+  test goes wherever a worker is free.
 """
 
 from __future__ import annotations
@@ -109,6 +111,9 @@ def _skip_or_fail(reason: str) -> None:
 @pytest.hookimpl(tryfirst=True)  # before xdist reads the groups off the items
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     for item in items:
+        named = item.get_closest_marker("xdist_group")
+        if named is not None and getattr(config.option, "loadgroup", False):  # e.g. tests/test_precommit.py
+            _join_group(item, named.args[0] if named.args else named.kwargs.get("name", "default"))
         if {"slurm_cluster", "slurm_cluster_for"} & set(getattr(item, "fixturenames", ())):
             item.add_marker(pytest.mark.slurm)
             group = f"slurm-{_release_of(item)}"
