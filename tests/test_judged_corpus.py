@@ -21,6 +21,10 @@ from tests.corpus import corpus_files
 
 TOOL = Path(__file__).resolve().parent / "corpus" / "judge.py"
 
+# One worker runs them all: the corpus comparison (a module fixture, about 10 CPU seconds: the
+# whole corpus linted in every configuration) is then made once, not once per worker.
+pytestmark = pytest.mark.xdist_group("judged-corpus")
+
 
 def _load_tool():
     # tests/corpus/judge.py is a script (tests/corpus.py owns the name `tests.corpus`): load it by path.

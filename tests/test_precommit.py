@@ -27,6 +27,10 @@ from tests.conftest import in_ci
 ROOT = Path(__file__).resolve().parent.parent
 LOCAL_INDEX = Path("/opt/pypi/simple")
 LOCAL_INDEX_MORE = Path("/opt/pypi-more/simple")
+# One worker runs them all, so the hook's virtualenv (pip installs slurmspec: about 20 CPU
+# seconds) is built once per run rather than once per worker that runs one of them.
+pytestmark = pytest.mark.xdist_group("pre-commit")
+
 GIT = ["git", "-c", "user.name=slurmspec tests", "-c", "user.email=tests@example.invalid",
        "-c", "commit.gpgsign=false", "-c", "init.defaultBranch=main"]
 

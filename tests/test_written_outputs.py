@@ -34,8 +34,11 @@ def run(*args: str, file_limit: int | None = None) -> subprocess.CompletedProces
             signal.signal(signal.SIGXFSZ, signal.SIG_IGN)
             resource.setrlimit(resource.RLIMIT_FSIZE, (file_limit, file_limit))
 
+    # A child whose files may not grow past the limit writes no bytecode: CPython writes a .pyc
+    # without checking for a short write, and the truncated file would break every later import.
+    environment = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"} if file_limit is not None else None
     return subprocess.run([sys.executable, "-m", "slurmspec", *args], capture_output=True, text=True, timeout=60,
-                          preexec_fn=limited)
+                          preexec_fn=limited, env=environment)
 
 
 def left_in(folder: Path) -> list[str]:

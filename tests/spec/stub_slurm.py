@@ -17,7 +17,10 @@ import signal
 import subprocess
 from pathlib import Path
 
-_RECORD = 'f=$(mktemp "$STUB_LOG/call.XXXXXXXX") && printf \'%s\\0\' "${0##*/}" "$@" > "$f"\n'
+# One new file per call, named without a `mktemp` process (a script makes dozens of calls and the
+# suite runs a few thousand scripts): the shell's PID and a 32-bit random number, written with
+# noclobber so that a clash is an error rather than a lost call.
+_RECORD = 'f="$STUB_LOG/call.$BASHPID.$SRANDOM" && set -C && printf \'%s\\0\' "${0##*/}" "$@" > "$f"; set +C\n'
 STUBS = {
     "srun": _RECORD + """\
 while [ $# -gt 0 ] && [ "${1#-}" != "$1" ]; do shift; done
