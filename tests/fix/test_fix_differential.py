@@ -31,7 +31,7 @@ from tests.fix.support import describe, fix
 from tests import oracle_tally
 from tests.slurm_cluster import SlurmCluster
 from tests.strategies import FIX_KINDS, FIX_KINDS_REJECTED, fixable_cases
-from tests.examples import examples, least
+from tests.examples import examples, least, profile_name
 
 pytestmark = pytest.mark.slurm
 
@@ -93,5 +93,11 @@ def test_fixed_scripts_are_accepted_by_sbatch(slurm_cluster: SlurmCluster) -> No
     short = oracle_tally.minimums("fix", release, accepted=MIN_CASES, rejected=MIN_CASES)
     assert short is None, short
     assert tally["checked"] >= least(MIN_CASES), f"too few cases reached sbatch before and after fixing: {dict(tally)}"
-    # Every kind was exercised, so a kind that stopped being generated is noticed.
-    assert {k for k in FIX_KINDS if tally[f"kind:{k}"]} == set(FIX_KINDS), dict(tally)
+    # Every kind was exercised, so a kind that stopped being generated is noticed. Only at the
+    # full count ("ci", "thorough": the same 450 examples every CI run): a fifth of it ("dev") does
+    # not always draw every kind into a case that reaches sbatch.
+    missing = {k for k in FIX_KINDS if not tally[f"kind:{k}"]}
+    if profile_name() != "dev":
+        assert not missing, dict(tally)
+    elif missing:
+        print(f"fix differential: kinds not drawn at the dev count: {sorted(missing)}")

@@ -17,7 +17,7 @@ T = TypeVar("T")
 
 
 class LintRun(Protocol):
-    """One script's lint run, as the views read it (``slurmspec.lint.context.Context`` is one)."""
+    """One script's lint run, as the views read it (``slurmspec.check.context.Context`` is one)."""
 
     script: "Script"
     version: "Version"
