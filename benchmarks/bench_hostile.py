@@ -51,6 +51,8 @@ def cases() -> dict[str, Callable[[], str]]:
     return {
         # Two GPUs per node and one task per node: the launch rules look at every step.
         "srun x 8,000": lambda: _lines("srun python train.py\n", 8_000, gpu),
+        # 3.99 MB: past MAX_LAUNCHES (4,096) the launches are read as commands only (SB905).
+        "srun x 190,000": lambda: _lines("srun python train.py\n", 190_000, gpu),
         "#SBATCH x 100,000": lambda: _lines("#SBATCH --time=10\n", 100_000),
         "echo a b c d e f g h x 150,000": lambda: _lines("echo a b c d e f g h\n", 150_000),
         "4 MiB of a\\n": lambda: _fill("a\n", LIMIT),

@@ -18,7 +18,8 @@ few hundred bytes and one of every option a few kilobytes, so 4 MiB of one-lette
 ``MAX_SCRIPT_LINES`` lines, or more than ``MAX_DIRECTIVE_OPTIONS`` options or
 ``MAX_DIRECTIVE_WORDS`` words on its ``#SBATCH`` lines, is
 reported (SB905) from its first lines and not analysed (``beyond_limits``), as one over
-4 MiB is (SB106); sbatch would still take it. Both limits are far above any real script.
+4 MiB is (SB106); sbatch would still take it. Both limits are far above any real script. Of the
+body's launch statements the first ``MAX_LAUNCHES`` are modelled; SB905 names the first one after.
 """
 
 from __future__ import annotations
@@ -42,6 +43,11 @@ MAX_IMPORT_BYTES = 64 * 1024 * 1024
 MAX_SCRIPT_LINES = 200_000
 MAX_DIRECTIVE_OPTIONS = 100_000  # `--time=10` is one, `-t 10` one (and two words)
 MAX_DIRECTIVE_WORDS = 2 * MAX_DIRECTIVE_OPTIONS
+# Launch statements (srun, mpirun, python ...) modelled per script: each keeps its words, options
+# and spans, and the job model a step and its tasks, a few kilobytes in all, so 190,000 `srun`
+# lines (under 4 MiB and MAX_SCRIPT_LINES) took 850 MB. Later ones are read as commands only and
+# SB905 names the first (``slurmspec.body.launch.analyse_body``).
+MAX_LAUNCHES = 4_096
 _DIRECTIVE_TEXT = {bytes: re.compile(rb"^#(?:SBATCH|SLURM)([^\n]*)", re.MULTILINE),
                    str: re.compile(r"^#(?:SBATCH|SLURM)([^\n]*)", re.MULTILINE)}
 _WORD = {bytes: re.compile(rb"[^ \t\r\n]+"), str: re.compile(r"[^ \t\r\n]+")}

@@ -1,10 +1,12 @@
-"""SB905: a script with more lines or ``#SBATCH`` options than slurmspec analyses; reported, not analysed."""
+"""SB905: a script with more lines or ``#SBATCH`` options than slurmspec analyses (reported, not
+analysed), or more launch statements than it models (those past the limit are not checked)."""
 
 from __future__ import annotations
 
 from slurmspec.kinds import Outcome, Role, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.limits import MAX_LAUNCHES
 
 
 @rule("SB905", "script-too-long", Severity.WARNING, Outcome.ADVICE, role=Role.SCRIPT_TOO_LONG)
@@ -17,8 +19,13 @@ def script_too_long(ctx: Context) -> None:
     (which costs almost nothing), reports this finding on the first line and stops, so time
     and memory stay bounded whatever the input.
 
+    Within those limits, the first 4,096 launch statements (`srun`, `mpirun`, `torchrun`,
+    `python` ...) are modelled; this finding then names the first one after them, and the
+    launch checks (GPUs, tasks, processes per launcher) do not look at it or the ones after.
+
     ## Why is this bad?
-    None of the script was checked, so any mistake in it goes unreported. sbatch takes it, but
+    None of the script was checked (or none of its launches past the 4,096th), so any mistake
+    there goes unreported. sbatch takes it, but
     a batch script this long is generated, and the repetition is better written as a loop, a
     job array (`--array`), or a list of inputs in a file the script reads: shorter to submit,
     to read back in `scontrol show job`, and for slurmspec to check.
@@ -45,8 +52,13 @@ def script_too_long(ctx: Context) -> None:
     All.
 
     ## References
-    - `slurmspec/limits.py` (`MAX_SCRIPT_LINES`, `MAX_DIRECTIVE_OPTIONS`, `MAX_DIRECTIVE_WORDS`)
+    - `slurmspec/limits.py` (`MAX_SCRIPT_LINES`, `MAX_DIRECTIVE_OPTIONS`, `MAX_DIRECTIVE_WORDS`,
+      `MAX_LAUNCHES`)
     - `benchmarks/bench_hostile.py`: time and memory of the largest scripts that are analysed
     """
-    # Reported by slurmspec.lint.engine.too_large_finding when the input is past a limit: such a
-    # script is never parsed whole, so there is nothing to look at here.
+    # A script past a limit is reported by slurmspec.lint.engine.too_large_finding and never parsed
+    # whole; one within them may have more launches than are modelled (slurmspec.body.launch).
+    cut = ctx.script.body.first_unmodelled
+    if cut is not None:
+        ctx.report("SB905", cut, f"more than {MAX_LAUNCHES:,} launch statements: this one and the ones after "
+                   "it are not checked (the first ones are)")

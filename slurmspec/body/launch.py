@@ -20,6 +20,7 @@ from slurmspec.body.typed import typed_fields
 from slurmspec.body.wrappers import basename, quoted_content, unwrap
 from slurmspec.frozen import frozen
 from slurmspec.kinds import LaunchKind
+from slurmspec.limits import MAX_LAUNCHES
 from slurmspec.span import LineIndex, Span
 
 __all__ = ["analyse_body", "find_launches", "find_env_assignments", "Launch", "LaunchOption", "BodyInfo", "EnvAssignment"]
@@ -166,7 +167,8 @@ def analyse_body(body: str, offset: int, index: LineIndex, *, strict: bool = Fal
     """Launches and variable assignments of ``body``, which starts at ``offset`` in the file.
 
     O(len(body)): the commands stream past one at a time (``iter_commands``) and only the
-    launches, the assignments and each command's span and name (``CommandHeads``) are kept.
+    launches, the assignments and each command's span and name (``CommandHeads``) are kept; of
+    the launches, the first ``MAX_LAUNCHES`` (memory stays bounded: ``slurmspec/limits.py``).
 
     Internal errors are swallowed (the statement is skipped) so the header is
     always checked; ``strict=True`` re-raises them, for tests.
@@ -175,6 +177,7 @@ def analyse_body(body: str, offset: int, index: LineIndex, *, strict: bool = Fal
     launches: list[Launch] = []
     exports: list[EnvAssignment] = []
     heads = CommandHeads()
+    unmodelled = None
     commands = iter_commands(body, offset)  # one at a time: only launches and assignments are kept
     while True:
         try:
@@ -192,15 +195,17 @@ def analyse_body(body: str, offset: int, index: LineIndex, *, strict: bool = Fal
             exports.extend(_env(a, where, cmd.context) for a in declarations(cmd))
             if cmd.words:
                 exports.extend(_env(a, where, cmd.context) for a in unwrap(cmd.words).env)
-                found = _recognise(cmd.words, 0, where, (), 0)
-                if found is not None:
+                found = None if unmodelled is not None else _recognise(cmd.words, 0, where, (), 0)
+                if found is not None and len(launches) < MAX_LAUNCHES:
                     launches.append(found)
+                elif found is not None:
+                    unmodelled = found.span  # the first past the limit: the rest are not even recognised
         except Exception:  # pragma: no cover - skip what we cannot read, keep the rest
             if strict:
                 raise
             continue
     exports.sort(key=lambda a: a.span.start)
-    return BodyInfo(tuple(launches), tuple(exports), heads)
+    return BodyInfo(tuple(launches), tuple(exports), heads, unmodelled)
 
 
 def find_launches(body: str, offset: int, index: LineIndex) -> tuple[Launch, ...]:

@@ -160,6 +160,8 @@ class BodyInfo:
     # Every simple command's span and name (slurmspec.body.commands.CommandHeads), for the body
     # index: read in the same pass, so the body is split into commands once per script.
     heads: object = attrs.field(default=None, eq=False, repr=False)
+    # The first launch statement past slurmspec.limits.MAX_LAUNCHES (None: every one is modelled).
+    first_unmodelled: Span | None = None
 
     def all_launches(self) -> Iterator[Launch]:
         """Every launch, nested ones right after the launch that runs them."""
