@@ -106,7 +106,10 @@ def drop_valueless_option(script: Script, swallow: Swallow) -> Fix | None:
         edit = delete_line(script, dline.line)
     else:
         edit = replace(script, dline.words[index - 1].span.end, own[0].span.end, "")
-    return make_fix(f"Remove `{directive.spelling}`, which has no value", [edit])
+    # Removing the option only lets sbatch read the next line's option as the user wrote it: a
+    # finding that then appears (a second `--constraint` overriding the first, SB204) was in the
+    # script all along, so the fix reveals it (slurmspec/fix/loop.py) rather than causing it.
+    return make_fix(f"Remove `{directive.spelling}`, which has no value", [edit], reveals=True)
 
 
 def _option_start(script: Script, directive) -> int:
@@ -118,9 +121,7 @@ def _option_start(script: Script, directive) -> int:
 
 
 def _safe(ctx: Context, fix: Fix | None) -> Fix | None:
-    """``fix`` unless the script without the option brings a finding it did not have: the next line,
-    read as written once the option is gone, may be refused, or override an earlier line (a second
-    `--constraint`, SB204), and the fix rounds refuse a fix that adds any finding.
+    """``fix`` unless the next line, read as written once the option is gone, brings a refusal.
 
     Each try reads the script again, so only the first ``_TRIED`` options of a script are tried
     (the rest get no fix: linear work whatever the script), and none inside another try.
@@ -134,8 +135,8 @@ def _safe(ctx: Context, fix: Fix | None) -> Fix | None:
     from slurmspec.parser.script import parse_script
 
     script = ctx.script
-    before = ctx.shared(_codes)
-    after = Counter(d.code for d in ctx.findings_in(
+    before = ctx.shared(_refusing_codes)
+    after = Counter(d.code for d in ctx.refusals_in(
         parse_script(apply_edits(script.source, fix.edits), script.path, script.version)))
     return None if any(count > before[code] for code, count in after.items()) else fix
 
@@ -147,6 +148,6 @@ def _tries(ctx: Context) -> list:
     return []
 
 
-def _codes(ctx: Context) -> Counter:
-    """How often each rule fires on the script as it is (read as the tries are, selected or not)."""
-    return Counter(d.code for d in ctx.findings_in(ctx.script))
+def _refusing_codes(ctx: Context) -> Counter:
+    """How often each client-side refusing rule fires on the script as it is."""
+    return Counter(d.code for d in ctx.refusals_in(ctx.script))

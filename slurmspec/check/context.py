@@ -86,7 +86,7 @@ class Context:
         self.rules_by_code = rules_by_code  # every rule, selected or not (a code is known even when ignored)
         self._shared: dict[Callable, Any] = {}
         self.found: list[Diagnostic] = []
-        # True in the context `findings_in` makes to try another text: only its findings count, so
+        # True in the context `refusals_in` makes to try another text: only its findings count, so
         # a rule builds no fix there (a fix tried by reading the text again would recurse).
         self.trying = False
 
@@ -95,21 +95,15 @@ class Context:
         one (what an advice or a fix would leave): for a rule whose advice must not bring a refusal."""
         from slurmspec.check.rule import REFUSING_FAMILIES
 
-        found = self.findings_in(script, REFUSING_FAMILIES)
-        return [d for d in found if d.severity is Severity.ERROR]
-
-    def findings_in(self, script: "Script", families=None) -> list[Diagnostic]:
-        """What every rule (or those of ``families``) finds in ``script``, another text of this one,
-        selected or not: for a fix that must add no finding, as the fix rounds require of every fix."""
         other = Context(script, self.rules_by_code, self.fs, self.cluster, self.policy)
         other.trying = True
         for rule in self.rules_by_code.values():
-            if families is None or rule.family in families:
+            if rule.family in REFUSING_FAMILIES:
                 try:
                     rule.check(other)
                 except Exception:  # noqa: BLE001 - the engine reports a broken rule on the script itself
                     continue
-        return other.found
+        return [d for d in other.found if d.severity is Severity.ERROR and d.family in REFUSING_FAMILIES]
 
     def report(
         self, code: str, span: Span, message: str, *,

@@ -20,6 +20,7 @@ from slurmspec.lint import lint_text
 from slurmspec.model.catalogue.options import all_options
 from slurmspec.parser.script import parse_script
 from slurmspec.version import NEWEST
+from tests.fix.support import fix
 from tests.strategies import one_edit_of, option_lines, upper_words
 
 
@@ -76,6 +77,17 @@ def test_an_option_without_value_is_reported_once_on_its_line_and_removed(name, 
     fixed = _applied(text, finding.fix)
     assert fixed.splitlines()[1] == "#SBATCH -N 1"
     assert parse_script(fixed, None, NEWEST).directives[-1].line == 3  # the next line's option is read
+
+
+def test_removing_an_option_without_value_reveals_what_the_next_line_then_does():
+    """The next line's option, read as written once `-J` is gone, makes a second `--constraint`
+    override the first (SB204): the fix is applied and that finding reported as revealed, not
+    refused as one the fix caused (the fix property test found the refusal)."""
+    text = "#!/bin/bash\n#SBATCH -J\n#SBATCH --constraint=ib\n#SBATCH --constraint=v100\nsrun hostname\n"
+    outcome = fix(text, unsafe=False, version=(22, 5))
+    assert outcome.failure is None
+    assert outcome.text == "#!/bin/bash\n#SBATCH --constraint=ib\n#SBATCH --constraint=v100\nsrun hostname\n"
+    assert [d.code for d in outcome.revealed] == ["SB204"]
 
 
 def _applied(text: str, fix) -> str:

@@ -134,7 +134,10 @@ def stub_dir(tmp_path_factory) -> Path:
 def run_hostile(script: str, stub_dir: Path, work: Path) -> list[list[str]]:
     log = work / "stub.log"
     env = {"PATH": f"{stub_dir}:/usr/bin:/bin", "STUB_LOG": str(log), "SLURM_JOB_ID": "4242",
-           "SLURM_NNODES": "1", "SLURM_JOB_NODELIST": "node1", "HOME": str(work), "SLURM_TMPDIR": str(work / "tmp")}
+           "SLURM_NNODES": "1", "SLURM_JOB_NODELIST": "node1", "HOME": str(work), "SLURM_TMPDIR": str(work / "tmp"),
+           # the `${X}` of tests/strategies._HOSTILE: set, so a folder spelt `${X}` is one (unset, it
+           # is "", and the job rightly stops at `mkdir -p -- ""` before its launch)
+           "X": "x"}
     (work / "job.sbatch").write_text(script)
     (work / "tmp").mkdir(exist_ok=True)  # $SLURM_TMPDIR, where the private node-local folders are made
     subprocess.run(["bash", "job.sbatch"], cwd=work, env=env, capture_output=True, timeout=60)
@@ -156,7 +159,7 @@ def test_hostile_strings_never_run(stub_dir, tmp_path_factory, data, program_arg
     work = tmp_path_factory.mktemp("job")
     calls = run_hostile(emit(spec_from_data(data)), stub_dir, work)
     _assert_no_canary(work)
-    env = {"SLURM_JOB_ID": "4242", "HOME": str(work), "SLURM_TMPDIR": str(work / "tmp"),
+    env = {"SLURM_JOB_ID": "4242", "HOME": str(work), "SLURM_TMPDIR": str(work / "tmp"), "X": "x",
            **{k: "" for k in data.get("env", {})}}
     if data.get("env"):
         return  # env values may be referenced by the arguments; the canary check is what matters
