@@ -294,7 +294,7 @@ def test_hostile_per_task_words_never_run_and_get_the_tasks_value(stub_dir, tmp_
     container = data["launch"].get("container")
     in_batch_step = data["launch"]["kind"] == "plain" and (
         container is None or container.get("runtime", "pyxis") != "pyxis")
-    env = {"SLURM_JOB_ID": "4242", "HOME": str(work), "SLURM_TMPDIR": str(work / "tmp")}
+    env = {"SLURM_JOB_ID": "4242", "HOME": str(work), "SLURM_TMPDIR": str(work / "tmp"), "X": "x"}
     per_task_env = {**env, "SLURM_PROCID": "" if in_batch_step else "7",
                     "OMPI_COMM_WORLD_RANK": "" if in_batch_step else "7"}
     uses = any(v in a for a in args for v in ("SLURM_PROCID", "OMPI_COMM_WORLD_RANK"))
