@@ -9,7 +9,6 @@ is a finding, never exit 2.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Sequence
 
@@ -56,18 +55,6 @@ def add_common(sub: argparse.ArgumentParser, detects_version: bool = False) -> N
                        help="use this slurmspec.toml or pyproject.toml instead of searching for one")
     where.add_argument("--no-config", action="store_true",
                        help="ignore configuration files")
-
-
-def load_cluster(path: str | None, cache: dict):
-    """The profile at ``path`` (once per path), or None; raises ``ProfileError``."""
-    if path is None:
-        return None
-    key = os.path.abspath(path)
-    if key not in cache:
-        from slurmspec.cluster.store import load_profile
-
-        cache[key] = load_profile(path)
-    return cache[key]
 
 
 def error(message: str) -> int:

@@ -21,27 +21,18 @@ on a real Slurm and compares each task with the model.
 
 from __future__ import annotations
 
-import weakref
-
 from slurmspec.model.job.components import component
 from slurmspec.model.job.steps import build_step
 from slurmspec.model.job.types import Component, GpuBind, JobModel, Step, Task
+from slurmspec.model.syntax.memo import per_script
 
 __all__ = ["job_model", "job_model_of", "JobModel", "Component", "Step", "Task", "GpuBind"]
 
-_CACHE: dict[int, tuple[weakref.ref, JobModel]] = {}
 
-
+@per_script
 def job_model(script) -> JobModel:
     """The model of ``script`` (cached for as long as the script object lives)."""
-    key = id(script)
-    hit = _CACHE.get(key)
-    if hit is not None and hit[0]() is script:
-        return hit[1]
-    model = _build(script)
-    ref = weakref.ref(script, lambda _ref, key=key: _CACHE.pop(key, None))
-    _CACHE[key] = (ref, model)
-    return model
+    return _build(script)
 
 
 def job_model_of(ctx) -> JobModel:
