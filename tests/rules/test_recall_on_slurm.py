@@ -145,11 +145,12 @@ def test_a_batch_signal_without_trap_kills_the_job_and_a_trap_waits_for_the_fore
 def test_a_launcher_in_the_background_dies_when_the_script_ends(slurm_cluster_for, release, tmp_path: Path):
     cluster = slurm_cluster_for(release, RECALL_LAYOUT)
     tmp_path.chmod(0o755)
-    # The script keeps busy 2-3 s without `sleep` (which SB322 takes as holding on on purpose), so
-    # the step has started before the script ends.
+    # The script keeps busy without `sleep` (which SB322 takes as holding on on purpose) until the
+    # step is running, so it ends while the step is alive. A fixed 3 s was a race on a loaded machine:
+    # a step still being launched when the script ended once ran to its end (24.11, CI).
     body = ("#!/bin/bash\n#SBATCH --time=1\n#SBATCH --output=%x.out\n"
             "srun bash -c 'touch $SLURM_JOB_NAME.started; sleep 6; touch $SLURM_JOB_NAME.done' &\n"
-            "SECONDS=0; while (( SECONDS < 3 )); do :; done\n")
+            "SECONDS=0; while [[ ! -e $SLURM_JOB_NAME.started ]] && (( SECONDS < 40 )); do :; done\n")
     scripts = {"not-waited": body, "waited": body + "wait\n"}
     jobs = {name: cluster.job_id(cluster.submit(script, ["--job-name", name], cwd=tmp_path))
             for name, script in scripts.items()}
