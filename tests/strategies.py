@@ -1279,6 +1279,28 @@ def heredoc_scripts(draw: st.DrawFn) -> str:
     return "\n".join([f"cat {opener}", *lines, *tail, "marker", "echo after"]) + "\n"
 
 
+# Fragments of a body whose `$V<n>` bash either expands or leaves alone, by its quoting: `@REF@` is
+# written `$V<n>`, `@NAME@` `V<n>`. Read by tests/body/test_lexicon_bash.py.
+_REF_FRAGMENTS = (
+    "echo @REF@", "echo ${@NAME@}", "echo ${@NAME@:-d}", "echo '@REF@'", 'echo "@REF@"', "echo \\@REF@",
+    'echo "\\@REF@"', "echo $(echo @REF@)", "echo \"$(echo '@REF@')\"", "echo \"$(echo \"@REF@\")\"",
+    "echo `echo @REF@`", "echo ${NOPE:-@REF@}", "echo ${NOPE:-'@REF@'}", "echo $((0)) # @REF@",
+    "echo $'@REF@'", 'echo $"@REF@"', "cat <(echo @REF@)", "x=$(( 1 )); echo @REF@", "echo a#@REF@",
+    "(( 1 )) && echo @REF@", "echo $(( @REF@ + 1 ))", "echo \"it's @REF@\"", "echo '\"' @REF@ '\"'",
+    "cat <<EOF\n@REF@\nEOF", "cat <<'EOF'\n@REF@\nEOF", "cat <<\\EOF\n@REF@\nEOF", "cat <<\"EOF\"\n@REF@\nEOF",
+    "cat <<-EOF\n\t@REF@\n\tEOF", "x=$(cat <<EOF\n@REF@\nEOF\n); echo \"$x\"", "cat <<EOF\n  EOF @REF@\nEOF",
+    "cat <<EOF; echo @REF@\nline\nEOF",
+)
+
+
+@st.composite
+def bodies_with_references(draw: st.DrawFn) -> tuple[str, list[str]]:
+    """A body of echo/cat lines and the names it references, one each: ``V0``, ``V1``, ..."""
+    fragments = draw(st.lists(_sampled(_REF_FRAGMENTS), min_size=1, max_size=8))
+    lines = [fragment.replace("@REF@", f"$V{n}").replace("@NAME@", f"V{n}") for n, fragment in enumerate(fragments)]
+    return "\n".join(lines) + "\n", [f"V{n}" for n in range(len(lines))]
+
+
 # --------------------------------------------------------------- slurmspec audit (tests/audit/)
 _AUDIT_STATES = ("COMPLETED", "FAILED", "CANCELLED by 0", "TIMEOUT", "OUT_OF_MEMORY", "RUNNING", "PENDING")
 

@@ -237,7 +237,7 @@ def test_glob_matches(pattern, path, matches):
 # ---------------------------------------------------------------- the body is never held whole
 def test_a_linted_body_leaves_no_tokens_or_commands_behind():
     from slurmspec.body.commands import Command
-    from slurmspec.body.shell import Word
+    from slurmspec.body.tokens import Word
     from slurmspec.lint.engine import lint_script
     from slurmspec.parser.script import parse_script
 

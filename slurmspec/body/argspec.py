@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import re
 
-import attrs
 
-from slurmspec.body.shell import Word
+from slurmspec.body.tokens import Word
 from slurmspec.body.wrappers import basename
 from slurmspec.frozen import frozen
 

@@ -16,7 +16,9 @@ from typing import Iterable, Iterator, Sequence
 import attrs
 
 from slurmspec.body.nesting import Nesting
-from slurmspec.body.shell import Op, Token, TokenStream, Word, token_batches
+from slurmspec.body.lexicon import Lexicon
+from slurmspec.body.shell import token_batches
+from slurmspec.body.tokens import Op, Token, TokenStream, Word
 from slurmspec.frozen import define, frozen
 from slurmspec.kinds import AssignmentKind
 
@@ -147,14 +149,16 @@ def split_commands(text: str, base: int = 0, posmap: Sequence[int] | None = None
     return list(iter_commands(text, base, posmap))
 
 
-def iter_commands(text: str, base: int = 0, posmap: Sequence[int] | None = None) -> Iterator[Command]:
+def iter_commands(text: str, base: int = 0, posmap: Sequence[int] | None = None,
+                  lexicon: Lexicon | None = None) -> Iterator[Command]:
     """The simple commands of ``text`` in file order, each as soon as its and-or list ends.
 
     O(len(text)): tokens are read as needed and dropped once grouped, so what is held
     at any time is the command at hand (at most ``MAX_WORDS`` words of it) and the
-    rest of its and-or list, never the whole body.
+    rest of its and-or list, never the whole body. A ``lexicon`` receives what the lexer
+    sees besides the tokens (``slurmspec.body.shell.token_batches``).
     """
-    return _Grouper(TokenStream(token_batches(text, base, posmap))).run()
+    return _Grouper(TokenStream(token_batches(text, base, posmap, lexicon))).run()
 
 
 class _Grouper:

@@ -1,35 +1,28 @@
 """An index of a batch script's body: variable references, here-documents, quoted ranges, commands.
 
-Built once per script (rules call ``ctx.shared(body_index)``) by one linear,
-shell-aware pass over the body, and never raises. What it records:
+Built once per script (rules call ``ctx.shared(body_index)``) from what the shell lexer
+(``slurmspec.body.shell``) records in the launch analysis's pass over the body
+(``slurmspec.body.lexicon``), so a here-document, a quote or a comment is where the
+launch analysis sees it too. What it holds:
 
 - every ``$NAME``/``${NAME...}`` reference, with whether the *batch shell*
-  expands it: a reference in single quotes, written as ``\\$NAME`` or inside a
-  here-document with a quoted delimiter (``<<'EOF'``) is *deferred*, i.e.
-  expanded later, typically by a ``bash -c`` inside ``srun``; and whether it
-  carries a default (``${NAME:-x}``, ``${NAME-x}``, ``${NAME:=x}``, ``${NAME:+x}``…);
+  expands it (``VarRef.deferred``) and whether it carries a default (``${NAME:-x}``…);
 - here-documents: where their lines are, and whether the delimiter was quoted;
 - single- and double-quoted ranges;
-- where each simple command is and its name (``CommandHeads``, read by the launch
-  analysis in the same pass), so that a rule can ask which command an offset belongs to.
-
-The reference scanner is separate from ``slurmspec.body.shell.tokenize``: the
-tokenizer keeps expansions opaque inside words (``"$(x $A)"`` is one word) and
-forgets whether a here-document delimiter was quoted, while this pass must see
-every ``$`` and whether the batch shell expands it. Comments are skipped
-(``#`` at the start of a word); ``$'...'`` is read as ``$`` then a quote.
+- where each simple command is and its name (``CommandHeads``), so that a rule can
+  ask which command an offset belongs to.
 """
 
 from __future__ import annotations
 
 import os
-import re
 from bisect import bisect_right
 from functools import cached_property
 from typing import TYPE_CHECKING
 
 import attrs
 
+from slurmspec.body.lexicon import Lexicon, Quoted, RawHereDoc, VarRef
 from slurmspec.frozen import frozen
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -40,23 +33,11 @@ __all__ = ["BodyIndex", "CommandHead", "HereDoc", "Quoted", "VarRef", "body_inde
 
 
 @frozen(slots=True)
-class VarRef:
-    """One ``$NAME`` or ``${NAME...}``; offsets are absolute (``start`` is the ``$``)."""
-
-    name: str
-    start: int
-    end: int  # after the name, or after the closing `}` of a braced reference
-    deferred: bool  # not expanded by the batch shell: single-quoted, escaped, or in a quoted here-document
-    default: bool  # ${NAME:-x}, ${NAME-x}, ${NAME:=x}, ${NAME:+x}, ${NAME:?x}...
-    escaped: bool = False  # written `\$NAME` (also deferred)
-
-
-@frozen(slots=True)
 class HereDoc:
     """A here-document body: ``start``..``end`` are the offsets of its lines (``end``: the delimiter line)."""
 
     delimiter: str
-    quoted: bool  # <<'EOF' or <<"EOF": the body is not expanded by the batch shell
+    quoted: bool  # <<'EOF', <<"EOF" or <<\EOF: the body is not expanded by the batch shell
     strip_tabs: bool  # <<-EOF
     start: int  # first line of the body
     end: int  # start of the delimiter line (end of the text when it is missing)
@@ -65,145 +46,25 @@ class HereDoc:
     closed: bool = True  # False: no delimiter line before the end of the text
 
 
-@frozen(slots=True)
-class Quoted:
-    """A quoted range, quotes included (``end`` is the end of the text when it is never closed)."""
-
-    start: int
-    end: int
-    quote: str  # "'" or '"'
-
-
-_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
-_BRACED = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)(:?[-=+?])?")
-_HEREDOC = re.compile(r"<<(-?)[ \t]*(['\"]?)([A-Za-z_.\-][A-Za-z0-9_.\-]*)\2")
-_WORD_START = " \t\n;&|()<>"
-# The characters each quoting state reacts to; the scan jumps over the others.
-_NEXT_UNQUOTED = re.compile(r"[\\$\"'#<\n]").search
-_NEXT_IN_DQUOTE = re.compile(r'[\\$"]').search
-_NEXT_IN_SQUOTE = re.compile(r"['$]").search
-
-
-class _Scan:
-    """The one pass over the body; fills ``refs``, ``heredocs`` and ``quoted``."""
-
-    def __init__(self, source: str) -> None:
-        self.source = source
-        self.refs: list[VarRef] = []
-        self.heredocs: list[HereDoc] = []
-        self.quoted: list[Quoted] = []
-
-    def run(self, start: int) -> None:
-        source = self.source
-        i, n = start, len(source)
-        squote = dquote = False
-        opened = start  # where the open quote started
-        pending: list[tuple[bool, bool, str]] = []  # here-documents to read: (strip tabs, quoted, delimiter)
-        while i < n:
-            found = (_NEXT_IN_SQUOTE if squote else _NEXT_IN_DQUOTE if dquote else _NEXT_UNQUOTED)(source, i)
-            if found is None:
-                break
-            i = found.start()
-            c = source[i]
-            if squote:
-                if c == "'":
-                    squote = False
-                    self.quoted.append(Quoted(opened, i + 1, "'"))
-                elif c == "$":
-                    i = self.read_ref(i, True)
-                    continue
-                i += 1
-                continue
-            if c == "\\":
-                if i + 1 < n and source[i + 1] == "$":
-                    i = self.read_ref(i + 1, True, escaped=True)
-                    continue
-                i += 2
-                continue
-            if c == "$":
-                i = self.read_ref(i, False)
-                continue
-            if c == '"':
-                if dquote:
-                    self.quoted.append(Quoted(opened, i + 1, '"'))
-                else:
-                    opened = i
-                dquote = not dquote
-            elif dquote:
-                pass
-            elif c == "'":
-                squote, opened = True, i
-            elif c == "#" and (i == start or source[i - 1] in _WORD_START):
-                end = source.find("\n", i)
-                i = n if end == -1 else end
-                continue
-            elif c == "<" and source.startswith("<<", i) and not source.startswith("<<<", i):
-                m = _HEREDOC.match(source, i)
-                if m:
-                    pending.append((bool(m.group(1)), bool(m.group(2)), m.group(3)))
-                    i = m.end()
-                    continue
-            elif c == "\n" and pending:
-                i = self.skip_heredocs(i + 1, pending)
-                pending = []
-                continue
-            i += 1
-        if squote or dquote:
-            self.quoted.append(Quoted(opened, n, "'" if squote else '"'))
-
-    def skip_heredocs(self, i: int, pending: list[tuple[bool, bool, str]]) -> int:
-        """Read the bodies of the here-documents that start at ``i``; return the offset after them."""
-        source = self.source
-        n = len(source)
-        for strip, quoted, delimiter in pending:
-            begin, closed = min(i, n), False
-            while i < n:
-                end = source.find("\n", i)
-                end = n if end == -1 else end
-                line = source[i:end]
-                if (line.lstrip("\t") if strip else line) == delimiter:
-                    self.heredoc(delimiter, quoted, strip, begin, i, True)
-                    i = end + 1
-                    closed = True
-                    break
-                j = line.find("$")
-                while j != -1:
-                    k = self.read_ref(i + j, quoted, escaped=j > 0 and line[j - 1] == "\\")
-                    j = line.find("$", k - i) if k - i < len(line) else -1
-                i = end + 1
-            if not closed:
-                self.heredoc(delimiter, quoted, strip, begin, n, False)
-        return min(i, n)
-
-    def heredoc(self, delimiter: str, quoted: bool, strip: bool, start: int, end: int, closed: bool) -> None:
-        source = self.source
-        first = source.count("\n", 0, start) + 1
-        last = first + source.count("\n", start, end)
-        if not closed and end > start and source.endswith("\n"):
+def _with_lines(source: str, docs: tuple[RawHereDoc, ...]) -> tuple[HereDoc, ...]:
+    """The here-documents with their line numbers, counted in one pass (they come in file order)."""
+    out: list[HereDoc] = []
+    at, line = 0, 1
+    for doc in docs:
+        if doc.start < at:  # not in order (cannot happen after sorting): count afresh
+            at, line = 0, 1
+        line += source.count("\n", at, doc.start)
+        last = line + source.count("\n", doc.start, doc.end)
+        if not doc.closed and doc.end > doc.start and source.endswith("\n"):
             last -= 1  # the text's final newline starts no line
-        self.heredocs.append(HereDoc(delimiter, quoted, strip, start, end, first, last, closed))
-
-    def read_ref(self, i: int, deferred: bool, escaped: bool = False) -> int:
-        """Read a reference at ``source[i] == "$"``; return the offset after it."""
-        source = self.source
-        m = _BRACED.match(source, i)
-        if m:
-            close = source.find("}", m.end())
-            end = m.end() if close == -1 else close + 1
-            self.refs.append(VarRef(m.group(1), i, end, deferred or escaped, bool(m.group(2)), escaped))
-            return m.end()
-        m = _NAME.match(source, i + 1)
-        if m:
-            self.refs.append(VarRef(m.group(0), i, m.end(), deferred or escaped, False, escaped))
-            return m.end()
-        return i + 1
+        out.append(HereDoc(doc.delimiter, doc.quoted, doc.strip_tabs, doc.start, doc.end, line, last, doc.closed))
+        at = doc.start
+    return tuple(out)
 
 
 def variable_refs(source: str, start: int = 0) -> list[VarRef]:
     """Every ``$NAME``/``${NAME...}`` in ``source[start:]``, skipping comments."""
-    scan = _Scan(source)
-    scan.run(start)
-    return scan.refs
+    return list(BodyIndex.build(source, start).refs)
 
 
 @frozen(slots=True)
@@ -232,23 +93,21 @@ class BodyIndex:
     heads: "CommandHeads | None" = attrs.field(default=None, eq=False, repr=False)  # the simple commands
 
     @classmethod
-    def build(cls, source: str, start: int, heads: "CommandHeads | None" = None) -> "BodyIndex":
-        """Index ``source[start:]`` (the body: ``start`` is the script's ``header_end``); ``heads`` are its
-        commands when the launch analysis has read them already. O(len(body))."""
+    def build(cls, source: str, start: int, heads: "CommandHeads | None" = None,
+              lexicon: Lexicon | None = None) -> "BodyIndex":
+        """Index ``source[start:]`` (the body: ``start`` is the script's ``header_end``); ``heads`` and
+        ``lexicon`` are what the launch analysis's pass recorded, when it has run. O(len(body))."""
         from slurmspec.body.commands import CommandHeads, iter_commands
 
         start = min(start, len(source))
-        scan = _Scan(source)
-        try:
-            scan.run(start)
-        except Exception:  # pragma: no cover - the scanner is total, this is a last defence
-            scan = _Scan(source)
-        if heads is None:
+        if heads is None or lexicon is None:
+            lexicon = Lexicon()
             try:
-                heads = CommandHeads.of(iter_commands(source[start:], start))
-            except Exception:  # pragma: no cover
-                heads = CommandHeads()
-        return cls(tuple(scan.refs), tuple(scan.heredocs), tuple(scan.quoted), heads)
+                heads = CommandHeads.of(iter_commands(source[start:], start, None, lexicon))
+            except Exception:  # pragma: no cover - the lexer is total, this is a last defence
+                heads, lexicon = CommandHeads(), Lexicon()
+        refs, quoted, heredocs = lexicon.sorted()
+        return cls(refs, _with_lines(source, heredocs), quoted, heads)
 
     def command_at(self, offset: int) -> CommandHead | None:
         """The innermost-starting command whose range holds ``offset`` (commands come in file order)."""
@@ -275,10 +134,12 @@ class BodyIndex:
         return [doc.start for doc in self.heredocs]
 
     def quote_at(self, offset: int) -> Quoted | None:
-        """The quoted range that holds ``offset``, or None; O(log n)."""
+        """The innermost quoted range that holds ``offset``, or None; O(log n). Ranges nest when a
+        quote holds a ``$( )`` with quotes of its own: look back a little for the enclosing one."""
         i = bisect_right(self._quote_starts, offset) - 1
-        if i >= 0 and offset < self.quoted[i].end:
-            return self.quoted[i]
+        for k in range(i, max(0, i - 8) - 1, -1):
+            if offset < self.quoted[k].end:
+                return self.quoted[k]
         return None
 
     def heredoc_at(self, offset: int) -> HereDoc | None:
@@ -292,4 +153,4 @@ class BodyIndex:
 def body_index(ctx: "Context") -> BodyIndex:
     """The index of ``ctx.script``'s body: ask for it with ``ctx.shared(body_index)``."""
     script = ctx.script
-    return BodyIndex.build(script.source, script.header_end, script.body.heads)
+    return BodyIndex.build(script.source, script.header_end, script.body.heads, script.body.lexicon)

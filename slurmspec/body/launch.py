@@ -14,8 +14,9 @@ import attrs
 
 from slurmspec.body.argspec import SPECS, RawOption, read_options
 from slurmspec.body.commands import Assignment, Command, CommandHeads, declarations, iter_commands, split_commands
+from slurmspec.body.lexicon import Lexicon
 from slurmspec.body.model import BodyInfo, EnvAssignment, Launch, LaunchOption
-from slurmspec.body.shell import Word
+from slurmspec.body.tokens import Word
 from slurmspec.body.typed import typed_fields
 from slurmspec.body.wrappers import basename, quoted_content, unwrap
 from slurmspec.frozen import frozen
@@ -177,8 +178,9 @@ def analyse_body(body: str, offset: int, index: LineIndex, *, strict: bool = Fal
     launches: list[Launch] = []
     exports: list[EnvAssignment] = []
     heads = CommandHeads()
+    lexicon = Lexicon()  # the references, quotes and here-documents, read in the same pass
     unmodelled = None
-    commands = iter_commands(body, offset)  # one at a time: only launches and assignments are kept
+    commands = iter_commands(body, offset, None, lexicon)  # one at a time: only launches and assignments are kept
     while True:
         try:
             cmd = next(commands, None)
@@ -205,7 +207,7 @@ def analyse_body(body: str, offset: int, index: LineIndex, *, strict: bool = Fal
                 raise
             continue
     exports.sort(key=lambda a: a.span.start)
-    return BodyInfo(tuple(launches), tuple(exports), heads, unmodelled)
+    return BodyInfo(tuple(launches), tuple(exports), heads, unmodelled, lexicon)
 
 
 def find_launches(body: str, offset: int, index: LineIndex) -> tuple[Launch, ...]:

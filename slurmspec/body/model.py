@@ -162,6 +162,9 @@ class BodyInfo:
     heads: object = attrs.field(default=None, eq=False, repr=False)
     # The first launch statement past slurmspec.limits.MAX_LAUNCHES (None: every one is modelled).
     first_unmodelled: Span | None = None
+    # What the lexer saw besides tokens in that pass (slurmspec.body.lexicon.Lexicon): the body index's
+    # references, quoted ranges and here-documents. None when the pass failed.
+    lexicon: object = attrs.field(default=None, eq=False, repr=False)
 
     def all_launches(self) -> Iterator[Launch]:
         """Every launch, nested ones right after the launch that runs them."""

@@ -1,20 +1,20 @@
-"""Find where quoted strings and bracketed expansions end, without raising on unclosed ones.
+"""Find where quoted strings, bracketed expansions and here-documents end, without raising on unclosed ones.
 
-Helpers for ``shell.tokenize``.  The quoting rules are those of bash(1), QUOTING:
-no escapes inside '...'; inside "..." a backslash escapes only $ ` " \\ and newline;
-$'...' honours backslash escapes.  ``$( )``, ``${ }`` and backticks are matched by
-counting brackets outside quotes; their contents are never interpreted.
+Helpers for the shell lexer (``slurmspec.body.shell``).  The quoting rules are those of
+bash(1), QUOTING: no escapes inside '...'; $'...' honours backslash escapes.  ``$( )``,
+``${ }`` and backticks are matched by counting brackets outside quotes.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["line_end", "close_quote", "ansi_close", "balanced", "dquote"]
+from slurmspec.body.lexicon import Lexicon, RawHereDoc
+
+__all__ = ["line_end", "close_quote", "ansi_close", "balanced", "skip_heredocs"]
 
 _MAX_LINES = 64  # longest $( ... ) we look for a closing bracket in
 _INERT = {")": re.compile(r"[^()'\"\\`]+"), "}": re.compile(r"[^{}'\"\\`]+")}
-_DQUOTE_SPECIAL = re.compile(r'["\\$`]').search  # what ends or changes "...": the rest is literal
 
 
 def line_end(text: str, i: int) -> int:
@@ -90,50 +90,28 @@ def balanced(text: str, i: int) -> int:
     return -1
 
 
-def dquote(text: str, i: int, out: list[str]) -> tuple[int, bool]:
-    """Read the "..." starting at ``i`` into ``out``; return (index past it, expands)."""
+def skip_heredocs(text: str, i: int, pending: list[tuple[str, bool, bool]], base: int, lex: Lexicon | None) -> int:
+    """Skip (and record) the here-document bodies that start at ``i``; return the index after them.
+
+    As bash reads them: a body ends at a line that is exactly its delimiter, or, for ``<<-``, that
+    line once its leading tabs are removed. An indented ``  EOF`` is text, and the document goes on.
+    The batch shell expands references in the body unless the delimiter was quoted.
+    """
     n = len(text)
-    j = i + 1
-    expands = False
-    while j < n:
-        special = _DQUOTE_SPECIAL(text, j)
-        if special is None:
-            break
-        if special.start() > j:  # a run of ordinary characters, kept as one piece
-            out.append(text[j:special.start()])
-            j = special.start()
-        c = text[j]
-        if c == '"':
-            return j + 1, expands
-        if c == "\\" and j + 1 < n:
-            nxt = text[j + 1]
-            # In double quotes a backslash only escapes $ ` " \ and newline (bash(1) QUOTING).
-            if nxt == "\n":
-                pass
-            elif nxt in '$`"\\':
-                out.append(nxt)
-            else:
-                out.append("\\" + nxt)
-            j += 2
-            continue
-        if c == "$" and j + 1 < n and text[j + 1] in "({":
-            k = balanced(text, j + 1)
-            k = k if k > 0 else line_end(text, j)
-            out.append(text[j:k])
-            j, expands = k, True
-            continue
-        if c == "`":
-            k = close_quote(text, j, "`")
-            k = k + 1 if k > 0 else line_end(text, j)
-            out.append(text[j:k])
-            j, expands = k, True
-            continue
-        if c == "$":
-            expands = True
-        out.append(c)
-        j += 1
-    # Unterminated: like an unclosed quote anywhere, keep only the rest of this line.
-    end = line_end(text, i + 1)
-    del out[:]
-    out.append(text[i + 1 : end])
-    return end, expands
+    for delim, strip_tabs, quoted in pending:
+        begin, closed = min(i, n), False
+        while i < n:
+            j = line_end(text, i)
+            line = text[i:j]
+            if (line.lstrip("\t") if strip_tabs else line) == delim:
+                closed = True
+                break
+            if lex is not None:
+                lex.refs_in(text, i, j, base, quoted)
+            i = j + 1
+        if lex is not None:
+            lex.heredocs.append(RawHereDoc(delim, quoted, strip_tabs, base + begin, base + min(i, n), closed))
+        if not closed:
+            return n
+        i = line_end(text, i) + 1
+    return min(i, n)

@@ -1,59 +1,30 @@
-"""Split shell text into words and operators with absolute offsets, tolerantly and without raising.
+"""The shell lexer: split shell text into words and operators with absolute offsets, tolerantly.
 
 This is not a shell parser. It knows just enough of the POSIX/bash token rules to
 find the words of *simple commands*: quotes, backslash escapes, ``\\``-newline
-continuations, comments, ``$(...)``/``${...}``/backticks (kept whole and opaque),
-operators and redirections, and here-documents (whose bodies are skipped, never
-read as commands).  Anything it cannot close (an unterminated quote or ``$(``)
-is cut at the end of its line, so one odd line never hides the rest of the body
-(prior-art.md §7.1: a parse failure must not abort linting, hadolint #682/#806).
+continuations, comments, ``$(...)``/``${...}``/backticks (kept whole and opaque in
+the word), operators and redirections, and here-documents (whose bodies are
+skipped, never read as commands).  Anything it cannot close (an unterminated quote
+or ``$(``) is cut at the end of its line, so one odd line never hides the rest of
+the body (prior-art.md §7.1: a parse failure must not abort linting, hadolint
+#682/#806).
+
+Given a ``Lexicon``, the same pass also records what the body index needs: every
+``$NAME`` reference (inside expansions too, which it lexes as the shell code they
+are), the quoted ranges and the here-documents. There is no second reader of the
+body to disagree with this one.
 """
 
 from __future__ import annotations
 
 import re
-from typing import Iterator, Sequence, Union
+from typing import Iterator, Sequence
 
-import attrs
+from slurmspec.body.lexicon import MAX_NESTING, Lexicon
+from slurmspec.body.scan import ansi_close, balanced, close_quote, line_end, skip_heredocs
+from slurmspec.body.tokens import Token, made
 
-from slurmspec.body.scan import ansi_close, balanced, close_quote, dquote, line_end
-from slurmspec.frozen import frozen
-
-__all__ = ["Word", "Op", "Token", "tokenize", "iter_tokens", "token_batches", "TokenStream"]
-
-
-@frozen(slots=True)
-class Word:
-    """One shell word. ``text`` is as written; ``value`` has quotes and escapes removed.
-
-    Expansions (``$X``, ``${X:-8}``, ``$(...)``, backticks) stay verbatim in
-    ``value``: nothing is ever evaluated.
-    """
-
-    text: str
-    value: str
-    start: int
-    end: int
-    quoted: bool = False
-    expands: bool = False
-
-    @property
-    def plain(self) -> bool:
-        """True when the word is written without quotes, escapes or expansions."""
-        return not self.quoted and not self.expands and self.text == self.value
-
-
-@frozen(slots=True)
-class Op:
-    """An operator: ``kind`` is the operator text, or ``"redir"`` for redirections."""
-
-    kind: str
-    text: str
-    start: int
-    end: int
-
-
-Token = Union[Word, Op]
+__all__ = ["tokenize", "iter_tokens", "token_batches"]
 
 _PLAIN = re.compile(r"[^\s'\"\\$`;&|()<>]+")
 _BLANK = re.compile(r"[ \t\r\f\v]+")
@@ -69,10 +40,109 @@ _PLAIN_WORD = re.compile(r"[ \t\r\f\v]*([^\s'\"\\$`;&|()<>#0-9][^\s'\"\\$`;&|()<
 # After a plain run these always end the word (``<`` and ``>`` may open ``<(...)``: not here).
 _ENDS_PLAIN_WORD = frozenset(" \t\r\f\v\n;&|()")
 _REDIRS = frozenset({"<<<", "<<-", "<<", "<>", "<&", "<", ">>", ">&", ">|", ">", "&>", "&>>"})
-# Inside $( ), ${ } and backticks only quotes and escapes can hide a closing bracket.
+_DQUOTE_SPECIAL = re.compile(r'["\\$`]').search  # what ends or changes "...": the rest is literal
 
 
-def _scan_word(text: str, i: int) -> tuple[int, str, bool, bool]:
+def _inside(text: str, lo: int, hi: int, base: int, lex: Lexicon | None) -> None:
+    """Record what the shell code ``text[lo:hi]`` holds (the inside of ``$( )``, backticks, ``<( )``
+    or the word of ``${NAME:-word}``): bash reads it with its own quoting (bash(1), Command
+    Substitution), so ``"$(echo '$A')"`` defers ``$A``."""
+    if lex is None or hi <= lo or lex.depth >= MAX_NESTING:
+        return
+    lex.depth += 1
+    try:
+        for _ in token_batches(text[lo:hi], base + lo, None, lex):
+            pass
+    finally:
+        lex.depth -= 1
+
+
+def _expansion(text: str, i: int, base: int, lex: Lexicon | None) -> int:
+    """The end of the ``$(``/``${``/``$((`` expansion at ``i`` (its line's end when unclosed), recorded."""
+    k = balanced(text, i + 1)
+    closed = k > 0
+    k = k if closed else line_end(text, i)
+    if lex is None:
+        return k
+    inner_end = k - 1 if closed else k
+    if text.startswith("$((", i):  # arithmetic: names and $-references, no quoting
+        lex.refs_in(text, i + 3, inner_end, base, False)
+    elif text[i + 1] == "{":
+        _inside(text, max(lex.ref(text, i, base, False), i + 2), inner_end, base, lex)
+    else:
+        _inside(text, i + 2, inner_end, base, lex)
+    return k
+
+
+def _backticks(text: str, i: int, base: int, lex: Lexicon | None) -> int:
+    k = close_quote(text, i, "`")
+    if k > 0:
+        _inside(text, i + 1, k, base, lex)
+        return k + 1
+    k = line_end(text, i)
+    _inside(text, i + 1, k, base, lex)
+    return k
+
+
+def _dquote(text: str, i: int, out: list[str], base: int, lex: Lexicon | None) -> tuple[int, bool]:
+    """Read the "..." starting at ``i`` into ``out``; return (index past it, expands)."""
+    n = len(text)
+    j = i + 1
+    expands = False
+    mark = lex.mark() if lex is not None else None
+    while j < n:
+        special = _DQUOTE_SPECIAL(text, j)
+        if special is None:
+            break
+        if special.start() > j:  # a run of ordinary characters, kept as one piece
+            out.append(text[j:special.start()])
+            j = special.start()
+        c = text[j]
+        if c == '"':
+            if lex is not None:
+                lex.quote(base + i, base + j + 1, '"')
+            return j + 1, expands
+        if c == "\\" and j + 1 < n:
+            nxt = text[j + 1]
+            # In double quotes a backslash only escapes $ ` " \ and newline (bash(1) QUOTING).
+            if nxt == "\n":
+                pass
+            elif nxt in '$`"\\':
+                out.append(nxt)
+                if nxt == "$" and lex is not None:
+                    lex.ref(text, j + 1, base, True, escaped=True)
+            else:
+                out.append("\\" + nxt)
+            j += 2
+            continue
+        if c == "$" and j + 1 < n and text[j + 1] in "({":
+            k = _expansion(text, j, base, lex)
+            out.append(text[j:k])
+            j, expands = k, True
+            continue
+        if c == "`":
+            k = _backticks(text, j, base, lex)
+            out.append(text[j:k])
+            j, expands = k, True
+            continue
+        if c == "$":
+            expands = True
+            if lex is not None:
+                lex.ref(text, j, base, False)
+        out.append(c)
+        j += 1
+    # Unterminated: like an unclosed quote anywhere, keep only the rest of this line.
+    end = line_end(text, i + 1)
+    del out[:]
+    out.append(text[i + 1 : end])
+    if lex is not None:  # what was recorded past this line is read again, as the lexer goes on
+        lex.rollback(mark)
+        lex.refs_in(text, i + 1, end, base, False)
+        lex.quote(base + i, base + end, '"')
+    return end, expands
+
+
+def _scan_word(text: str, i: int, base: int, lex: Lexicon | None) -> tuple[int, str, bool, bool]:
     """Scan the word at ``i``; return (end, value, quoted, expands)."""
     n = len(text)
     quoted = expands = False
@@ -96,6 +166,8 @@ def _scan_word(text: str, i: int) -> tuple[int, str, bool, bool]:
             if nxt == "\n":  # line continuation: joined, offsets kept
                 i += 2
                 continue
+            if nxt == "$" and lex is not None:
+                lex.ref(text, i + 1, base, True, escaped=True)
             parts.append(nxt)
             quoted = True
             i = min(i + 2, n)
@@ -110,58 +182,42 @@ def _scan_word(text: str, i: int) -> tuple[int, str, bool, bool]:
             k = k if closed else line_end(text, q)
             body = text[q + 1 : k]
             parts.append(body.replace("\\'", "'") if c == "$" else body)
+            if lex is not None:  # nothing in single quotes is expanded: every reference is deferred
+                lex.refs_in(text, q + 1, k, base, True, backslash=False)
+                lex.quote(base + q, base + k + closed, "'")
             quoted, i = True, k + 1 if closed else k
             continue
         if c == '"' or (c == "$" and nxt == '"'):
             inner: list[str] = []
-            i, exp = dquote(text, i + (c == "$"), inner)
+            i, exp = _dquote(text, i + (c == "$"), inner, base, lex)
             parts.extend(inner)
             quoted, expands = True, expands or exp
             continue
         if c == "$" and nxt and nxt in "({":
-            k = balanced(text, i + 1)
-            k = k if k > 0 else line_end(text, i)
+            k = _expansion(text, i, base, lex)
             parts.append(text[i:k])
             i, expands = k, True
             continue
         if c == "`":
-            k = close_quote(text, i, "`")
-            k = k + 1 if k > 0 else line_end(text, i)
+            k = _backticks(text, i, base, lex)
             parts.append(text[i:k])
             i, expands = k, True
             continue
         if c == "$":
+            if lex is not None:
+                lex.ref(text, i, base, False)
             parts.append("$")
             expands, i = True, i + 1
             continue
         if c in "<>" and nxt == "(":  # process substitution <( ) / >( ), opaque
             k = balanced(text, i + 1)
             k = k if k > 0 else line_end(text, i)
+            _inside(text, i + 2, k - 1 if text[k - 1:k] == ")" else k, base, lex)
             parts.append(text[i:k])
             i, expands = k, True
             continue
         break
     return i, "".join(parts), quoted, expands
-
-
-def _skip_heredocs(text: str, i: int, pending: list[tuple[str, bool]]) -> int:
-    """Skip the here-document bodies that start at ``i``; return the index after them.
-
-    As bash reads them (and body/index.py, which records them): a body ends at a line
-    that is exactly its delimiter, or, for ``<<-``, that line after its leading tabs
-    are removed. An indented ``  EOF`` is text, and the document goes on.
-    """
-    n = len(text)
-    for delim, strip_tabs in pending:
-        while i < n:
-            j = line_end(text, i)
-            line = text[i:j]
-            i = j + 1
-            if (line.lstrip("\t") if strip_tabs else line) == delim:
-                break
-        else:
-            return n
-    return min(i, n)
 
 
 def tokenize(text: str, base: int = 0, posmap: Sequence[int] | None = None) -> list[Token]:
@@ -179,54 +235,24 @@ def iter_tokens(text: str, base: int = 0, posmap: Sequence[int] | None = None) -
         yield from batch
 
 
-class TokenStream:
-    """The tokens of ``token_batches`` read by index, as far ahead as asked; ``forget(i)`` drops what
-    comes before ``i``, so grouping a whole body holds the tokens at hand, not all of them.
-
-    ``has(i)`` must be asked before ``self[i]`` (it reads ahead as needed); both are O(1)."""
-
-    __slots__ = ("_batches", "held", "first")
-
-    def __init__(self, batches: Iterator[list[Token]]) -> None:
-        self._batches, self.held, self.first = batches, [], 0  # held[0] is token number ``first``
-
-    def has(self, i: int) -> bool:
-        while i - self.first >= len(self.held):
-            batch = next(self._batches, None)
-            if batch is None:
-                return False
-            self.held.extend(batch)
-        return True
-
-    def __getitem__(self, i: int) -> Token:
-        return self.held[i - self.first]
-
-    def between(self, start: int, end: int) -> list[Token]:
-        self.has(end - 1)
-        return self.held[start - self.first:end - self.first]
-
-    def forget(self, i: int) -> None:
-        if i - self.first > 1024:  # now and then: each drop shifts what is left (callers check it too)
-            del self.held[:i - self.first]
-            self.first = i
-
-
-def token_batches(text: str, base: int = 0, posmap: Sequence[int] | None = None) -> Iterator[list[Token]]:
-    """The tokens of ``text`` a few hundred at a time, in order; O(len(text))."""
+def token_batches(text: str, base: int = 0, posmap: Sequence[int] | None = None,
+                  lexicon: Lexicon | None = None) -> Iterator[list[Token]]:
+    """The tokens of ``text`` a few hundred at a time, in order; O(len(text)). With a ``lexicon``
+    (offsets ``base + i``, so no ``posmap``), its references, quotes and here-documents go there."""
     local: list[tuple[str, int, int, tuple]] = []
-    heredocs: list[tuple[str, bool]] = []
+    heredocs: list[tuple[str, bool, bool]] = []  # (delimiter, strip tabs, quoted) to read at the line's end
     want_delim: bool | None = None
     i, n = 0, len(text)
     while i < n:
         if len(local) >= 256:  # a batch at a time: the body's tokens are never all held
-            yield _made(local, base, posmap)
+            yield made(local, base, posmap)
             local.clear()
         plain = _PLAIN_WORD.match(text, i)
         if plain is not None:
             word = plain.group(1)
             local.append(("word", plain.start(1), plain.end(), (word, word, False, False)))
             if want_delim is not None:
-                heredocs.append((word, want_delim))
+                heredocs.append((word, want_delim, False))
                 want_delim = None
             i = plain.end()
             continue
@@ -241,7 +267,7 @@ def token_batches(text: str, base: int = 0, posmap: Sequence[int] | None = None)
             local.append(("op", i, i + 1, ("\n", "\n")))
             i += 1
             if heredocs:
-                i = _skip_heredocs(text, i, heredocs)
+                i = skip_heredocs(text, i, heredocs, base, lexicon)
                 heredocs = []
             continue
         if c == "#":
@@ -254,6 +280,8 @@ def token_batches(text: str, base: int = 0, posmap: Sequence[int] | None = None)
             if c == "(" and text.startswith("((", i):
                 k = balanced(text, i)  # (( arithmetic )): one opaque word
                 k = k if k > 0 else line_end(text, i)
+                if lexicon is not None:
+                    lexicon.refs_in(text, i + 2, k, base, False)
                 local.append(("word", i, k, (text[i:k], text[i:k], False, True)))
                 i = k
                 continue
@@ -266,32 +294,13 @@ def token_batches(text: str, base: int = 0, posmap: Sequence[int] | None = None)
                     want_delim = op == "<<-"
                 i = m.end()
                 continue
-        end, value, quoted, expands = _scan_word(text, i)
+        end, value, quoted, expands = _scan_word(text, i, base, lexicon)
         if end <= i:  # cannot happen for well-formed input; never loop forever
             end, value = i + 1, text[i]
         local.append(("word", i, end, (text[i:end], value, quoted, expands)))
         if want_delim is not None:
-            heredocs.append((value, want_delim))
+            # bash: any quoting in the delimiter word (<<'EOF', <<"EOF", <<\EOF) leaves the body unexpanded
+            heredocs.append((value, want_delim, text[i:end] != value))
             want_delim = None
         i = end
-    yield _made(local, base, posmap)
-
-
-def _made(local: list[tuple[str, int, int, tuple]], base: int, posmap: Sequence[int] | None) -> list[Token]:
-    if posmap is None:  # offsets are base + i: no per-token call (every word of every body comes here)
-        return [Op(data[0], data[1], base + s, base + e) if kind == "op"
-                else Word(data[0], data[1], base + s, base + e, data[2], data[3])
-                for kind, s, e, data in local]
-    return [_absolute(kind, s, e, data, base, posmap) for kind, s, e, data in local]
-
-
-def _absolute(kind: str, s: int, e: int, data: tuple, base: int, posmap: Sequence[int] | None) -> Token:
-    if posmap is None:
-        start, end = base + s, base + e
-    else:
-        start = posmap[s] if s < len(posmap) else (posmap[-1] + 1 if posmap else base)
-        end = posmap[e - 1] + 1 if 0 < e <= len(posmap) else start
-        end = max(end, start)
-    if kind == "op":
-        return Op(data[0], data[1], start, end)
-    return Word(data[0], data[1], start, end, data[2], data[3])
+    yield made(local, base, posmap)

@@ -11,10 +11,9 @@ from __future__ import annotations
 
 import os.path
 
-import attrs
 
 from slurmspec.body.commands import Assignment, assignment_of
-from slurmspec.body.shell import Word
+from slurmspec.body.tokens import Word
 from slurmspec.frozen import frozen
 from slurmspec.kinds import AssignmentKind
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 from hypothesis import given, settings
 
 from slurmspec.body.index import BodyIndex
-from slurmspec.body.shell import Word, tokenize
+from slurmspec.body.shell import tokenize
+from slurmspec.body.tokens import Word
 from slurmspec.lint import lint_text
 from tests.examples import examples
 from tests.strategies import heredoc_scripts

@@ -6,7 +6,8 @@ import pytest
 from hypothesis import given, settings
 
 from slurmspec.body.commands import declarations, split_commands
-from slurmspec.body.shell import Op, Word, tokenize
+from slurmspec.body.shell import tokenize
+from slurmspec.body.tokens import Op, Word
 from slurmspec.body.wrappers import quoted_content, unwrap
 from tests.strategies import shell_bodies
 from tests.examples import examples
