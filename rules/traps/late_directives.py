@@ -176,7 +176,8 @@ def _string_lines(script: Script) -> set[int]:
 def multiline_words(script: Script) -> list[tuple[int, int]]:
     """(start, end) of shell words in the body that span lines: quoted strings such as
     `echo "...\n#SBATCH ...\n"` or `python -c '...'`, whose `#SBATCH` lines are data."""
-    from slurmspec.body.shell import Word, iter_tokens
+    from slurmspec.body.shell import iter_tokens
+    from slurmspec.body.tokens import Word
 
     try:  # one token at a time: only the few words that span lines are kept
         tokens = iter_tokens(script.source[script.header_end:], base=script.header_end)
