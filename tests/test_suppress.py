@@ -190,3 +190,13 @@ def test_crlf_script():
 ]), max_size=12), st.text(max_size=20))
 def test_never_raises(lines, noise):
     lint_text("\n".join(lines) + noise)
+
+
+def test_a_marker_bash_reads_as_text_suppresses_nothing():
+    """Suppressions read the comments the shell lexer found: a marker in a here-document, in a quote
+    opened on an earlier line, or inside a word is text to bash, so it is no suppression."""
+    text = ("#!/bin/bash\n#SBATCH -n 1\nsrun true\ncat <<EOF\nx # slurmspec: ignore[SB110]\nEOF\n"
+            "echo \"a\nb # slurmspec: ignore[SB110]\"\necho a#slurmspec:ignore[SB110]\n"
+            "echo $(true # slurmspec: ignore[SB110]\n)\n")
+    found = find_suppressions(parse_script(text, None, NEWEST))
+    assert [s.span.line for s in found.suppressions] == [10]  # only the comment inside $( ), a real one

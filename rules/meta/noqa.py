@@ -19,8 +19,7 @@ from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Fixability, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
-from slurmspec.body.comments import shell_comments  # the shell's idea of a comment, shared with suppressions
-from slurmspec.model.syntax.script import LineKind
+from slurmspec.model.syntax.comments import line_comments  # the same comments suppressions read
 
 _QUICK = re.compile(r"noqa", re.IGNORECASE)
 # flake8/ruff's shape: "# noqa: CODE[, CODE...]" (commas or spaces between codes).
@@ -109,14 +108,4 @@ def _comment_regions(script):
         start, end = line.span.start, line.span.end
         if not _QUICK.search(source, start, end):
             continue
-        kind = line.kind
-        if kind in (LineKind.DIRECTIVE, LineKind.LEGACY_DIRECTIVE):
-            dline = script.directive_line_at(start)
-            if dline is not None and dline.comment is not None:
-                yield dline.comment.start, dline.comment.end
-        elif kind in (LineKind.COMMENT, LineKind.NEAR_MISS):
-            first = source.find("#", start, end)
-            if first != -1:
-                yield first, end
-        elif kind == LineKind.COMMAND:
-            yield from shell_comments(source, start, end)
+        yield from line_comments(script, line)

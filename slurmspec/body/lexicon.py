@@ -61,12 +61,15 @@ class RawHereDoc:
 class Lexicon:
     """The records of one lexed body, in the order the lexer met them (``sorted()`` orders them)."""
 
-    __slots__ = ("refs", "quoted", "heredocs", "depth")
+    __slots__ = ("refs", "quoted", "heredocs", "comments", "depth")
 
     def __init__(self) -> None:
         self.refs: list[VarRef] = []
         self.quoted: list[Quoted] = []
         self.heredocs: list[RawHereDoc] = []
+        # (start, end) of each comment: an unquoted `#` that begins a word, to its line's end (bash(1),
+        # COMMENTS); a `#` inside a word, in quotes or in a here-document is text.
+        self.comments: list[tuple[int, int]] = []
         self.depth = 0  # how many $( ), backticks or ${ } the lexer is inside
 
     def ref(self, text: str, i: int, base: int, deferred: bool, escaped: bool = False) -> int:
@@ -92,13 +95,13 @@ class Lexicon:
             k = self.ref(text, j, base, deferred, escaped=backslash and j > lo and text[j - 1] == "\\")
             j = text.find("$", k, hi) if k < hi else -1
 
-    def mark(self) -> tuple[int, int, int]:
+    def mark(self) -> tuple[int, int, int, int]:
         """Where the records end now, for ``rollback``."""
-        return len(self.refs), len(self.quoted), len(self.heredocs)
+        return len(self.refs), len(self.quoted), len(self.heredocs), len(self.comments)
 
-    def rollback(self, mark: tuple[int, int, int]) -> None:
+    def rollback(self, mark: tuple[int, int, int, int]) -> None:
         """Forget what was recorded since ``mark`` (a quote the lexer then cuts at its line's end)."""
-        del self.refs[mark[0]:], self.quoted[mark[1]:], self.heredocs[mark[2]:]
+        del self.refs[mark[0]:], self.quoted[mark[1]:], self.heredocs[mark[2]:], self.comments[mark[3]:]
 
     def quote(self, start: int, end: int, quote: str) -> None:
         self.quoted.append(Quoted(start, end, quote))

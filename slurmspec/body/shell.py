@@ -271,7 +271,10 @@ def token_batches(text: str, base: int = 0, posmap: Sequence[int] | None = None,
                 heredocs = []
             continue
         if c == "#":
-            i = line_end(text, i)
+            k = line_end(text, i)
+            if lexicon is not None:
+                lexicon.comments.append((base + i, base + k))
+            i = k
             continue
         fd = _FD.match(text, i) if c.isdigit() else None
         m = _OP.match(text, fd.end() if fd else i)

@@ -28,9 +28,9 @@ from typing import Iterator
 
 import attrs
 
-from slurmspec.body.comments import shell_comments
 from slurmspec.frozen import as_tuple, frozen
 from slurmspec.kinds import SuppressionKind
+from slurmspec.model.syntax.comments import line_comments
 from slurmspec.model.syntax.script import LineKind, Script
 from slurmspec.span import Span
 
@@ -124,21 +124,7 @@ def _markers(script: Script, line) -> Iterator[tuple[int, bool]]:
     start, end = line.span.start, line.span.end
     if not _QUICK.search(source, start, end):
         return
-    kind = line.kind
-    if kind == LineKind.SHEBANG:
-        return  # text after the interpreter is an argument to it, not a comment
-    if kind in (LineKind.DIRECTIVE, LineKind.LEGACY_DIRECTIVE):
-        dline = script.directive_line_at(start)
-        comment = None if dline is None else dline.comment
-        regions = [] if comment is None else [(comment.start, comment.end)]
-    elif kind in (LineKind.COMMENT, LineKind.NEAR_MISS):
-        first = source.find("#", start, end)
-        regions = [] if first == -1 else [(first, end)]
-    elif kind == LineKind.COMMAND:
-        regions = list(shell_comments(source, start, end))
-    else:
-        return
-    for region_start, region_end in regions:
+    for region_start, region_end in line_comments(script, line):
         match = _MARKER.search(source, region_start, region_end)
         if match is None:
             continue
