@@ -18,6 +18,20 @@ from slurmspec.version import Version
 def geometry_22_05(request: JobRequest, version: Version) -> ClientGeometry:
     """The node/task counts sbatch hands to the GRES check (None = unset), before ``TASKS_NOT_IMPLIED``."""
     g = ClientGeometry()
+    nodes, n_min, n_max = _node_range(request, version)
+    g.min_nodes, g.max_nodes = n_min, n_max
+    g.ntasks_per_node = count_of(request, "ntasks-per-node")
+    _task_count(g, request, version, nodes)
+    sockets = count_of(request, "sockets-per-node")
+    if sockets is None and request.get("extra-node-info") is not None:
+        sockets = UNKNOWN
+    g.sockets_per_node = sockets
+    g.ntasks_per_socket = count_of(request, "ntasks-per-socket")
+    return g
+
+
+def _node_range(request: JobRequest, version: Version) -> tuple:
+    """(the --nodes value, or None when it counts as unset; the minimum and maximum node counts)."""
     nodes = request.get("nodes")
     n_min = n_max = None
     if nodes is not None:
@@ -43,9 +57,15 @@ def geometry_22_05(request: JobRequest, version: Version) -> ClientGeometry:
         n_min = n_max = ntasks  # "can't run N processes on M nodes, setting nnodes to N"
     if isinstance(ntasks, int) and isinstance(n_max, int) and n_max > ntasks:
         n_max = ntasks
-    g.min_nodes, g.max_nodes = n_min, n_max
-    per_node = count_of(request, "ntasks-per-node")
-    g.ntasks_per_node = per_node
+    return nodes, n_min, n_max
+
+
+def _task_count(g: ClientGeometry, request: JobRequest, version: Version, nodes) -> None:
+    """Set ``g.num_tasks`` (and where it came from) from the node counts already in ``g``."""
+    n_min, n_max, per_node = g.min_nodes, g.max_nodes, g.ntasks_per_node
+    ntasks = count_of(request, "ntasks")
+    nodelist = request.get("nodelist")
+    listed = nodelist is not None or request.get("nodefile") is not None
     # The task count: -n; on 22.05 also implied by a fixed -N k (k tasks unless
     # -c is given, or k x --ntasks-per-node) or by --ntasks-per-node alone; a -N
     # range or a node list alone implies none (all checked against sbatch 22.05.8).
@@ -105,9 +125,3 @@ def geometry_22_05(request: JobRequest, version: Version) -> ClientGeometry:
             g.num_tasks = n_min  # with -c (and no --ntasks-per-node) none is implied
     elif per_node is not None:
         g.num_tasks = UNKNOWN if listed else per_node
-    sockets = count_of(request, "sockets-per-node")
-    if sockets is None and request.get("extra-node-info") is not None:
-        sockets = UNKNOWN
-    g.sockets_per_node = sockets
-    g.ntasks_per_socket = count_of(request, "ntasks-per-socket")
-    return g
