@@ -59,4 +59,7 @@ def duration_fix(script: Script, directive: Directive) -> Fix | None:
         return None  # quoted or escaped in the source: never edit blindly
     if PARSERS[directive.option.kind](spelling, script.version).problems:
         return None
-    return Fix(title=f"Write `{spelling}` for `{value}`", edits=[replace(script, span.start, span.end, spelling)])
+    # sbatch refuses the script over the unit suffix, so what the duration then conflicts with (a
+    # `--time-min` longer than `--time`, SB123) was wrong all along: the fix reveals it.
+    return Fix(title=f"Write `{spelling}` for `{value}`", edits=[replace(script, span.start, span.end, spelling)],
+               reveals=True)

@@ -13,8 +13,10 @@ and a fix that trades one problem for another. The rules whose fixes did it
 are named, so the user can report the bug and fall back to ``--ignore``.
 
 A fix marked ``reveals`` only makes sbatch read text the user wrote (a late
-directive moved into the header, a byte order mark replaced by a shebang): a
-finding that appears with it was in the script all along, so the fix is
+directive moved into the header, a byte order mark replaced by a shebang), or
+spells a value the user wrote, which sbatch refused, the one way it reads it
+(`--time-min=1h` as `1:00:00`): a finding that appears with it (that time is
+longer than `--time`) was in the script all along, so the fix is
 applied and the finding reported (``FixOutcome.revealed``), as ruff reports
 what remains after its fixes.
 """

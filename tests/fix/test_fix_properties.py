@@ -89,6 +89,10 @@ def test_a_fix_that_would_reveal_a_conflict_is_withheld_not_refused(text: str) -
 
 @SETTINGS
 @given(case=fixable_cases(), unsafe=st.booleans(), version=VERSIONS)
+# A near-miss `#SBATCh --time=10` that the unsafe SB202 fix makes count, then SB110 respelling
+# `--time-min=1h`: the respelt value is longer than that `--time` (SB123), which it always was.
+@example(case=("#!/bin/bash\n#SBATCh --time=10\n#SBATCH --time-min=1h\nsrun hostname\n", ("near-miss",)),
+         unsafe=True, version=OLDEST)
 def test_generated_fixable_scripts_never_fail_to_fix(case, unsafe: bool, version) -> None:
     """A fix loop failure is a bug in some rule's fix: the generated problems must all be fixable."""
     text, kinds = case
