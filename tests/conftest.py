@@ -174,6 +174,16 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
     return cores + WAITING_WORKERS_PER_RELEASE * len(running)
 
 
+@pytest.hookimpl(optionalhook=True, tryfirst=True)  # before xdist's own, which would answer first
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """``--dist loadgroup`` by tests/xdist_schedule.py: the same schedule, at a constant cost per test."""
+    from tests.xdist_schedule import CountingGroupScheduling
+
+    if config.getvalue("dist") == "loadgroup" and CountingGroupScheduling.fits():
+        return CountingGroupScheduling(config, log)
+    return None
+
+
 def _release_of(item: pytest.Item) -> str:
     """The Slurm release a test runs against: its ``slurm_cluster``/``release`` parameter, else the first.
 

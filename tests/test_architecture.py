@@ -4,6 +4,7 @@ included), no import cycle, rules in their family's folder, codes only there."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import tokenize
 from pathlib import Path
@@ -153,6 +154,7 @@ def _every_import(name: str, path: Path) -> list[tuple[str, int, bool]]:
     return [(target, line, inside) for target, line, inside in found if target in MODULES and target != name]
 
 
+@functools.cache  # parsing every module costs 1.6 CPU s: paid by the worker that runs these tests, not at collection
 def _package_imports() -> list[tuple[str, str, str, bool]]:
     """(importing package, imported package, ``module:line``, inside a function) across packages.
 
@@ -167,8 +169,6 @@ def _package_imports() -> list[tuple[str, str, str, bool]]:
     return edges
 
 
-PACKAGE_IMPORTS = _package_imports()
-
 
 def _layer(package: str) -> int:
     return next(index for index, layer in enumerate(LAYERS) if package in layer)
@@ -180,21 +180,21 @@ def test_every_package_has_a_layer():
 
 
 def test_packages_import_downward_only_inside_functions_too():
-    upward = [(where, imported) for source, imported, where, _ in PACKAGE_IMPORTS
+    upward = [(where, imported) for source, imported, where, _ in _package_imports()
               if _layer(imported) > _layer(source)]
     assert upward == []
 
 
 def test_an_import_inside_a_function_loads_a_lower_layer():
     """Lazy loading is for start-up speed: of a lower layer, never a way around the layer order."""
-    sideways = [(where, imported) for source, imported, where, inside in PACKAGE_IMPORTS
+    sideways = [(where, imported) for source, imported, where, inside in _package_imports()
                 if inside and _layer(imported) >= _layer(source)]
     assert sideways == []
 
 
 def test_no_package_cycle_counting_imports_inside_functions():
     graph: dict[str, set[str]] = {}
-    for source, imported, _, _ in PACKAGE_IMPORTS:
+    for source, imported, _, _ in _package_imports():
         graph.setdefault(source, set()).add(imported)
     done: set[str] = set()
     cycles = []
