@@ -9,11 +9,16 @@ import re
 import tokenize
 from pathlib import Path
 
+import pytest
+
 from slurmspec.lint.engine import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {"slurmspec": ROOT / "slurmspec", "slurmspec.rules": ROOT / "rules", "slurmspec.grammar": ROOT / "grammar"}
 MAX_LINES = 400
+# One worker runs them all: three tests read the package imports of every module (1.6 CPU s to
+# parse, once per process that asks).
+pytestmark = pytest.mark.xdist_group("architecture")
 
 
 def _modules() -> dict[str, Path]:
@@ -154,7 +159,7 @@ def _every_import(name: str, path: Path) -> list[tuple[str, int, bool]]:
     return [(target, line, inside) for target, line, inside in found if target in MODULES and target != name]
 
 
-@functools.cache  # parsing every module costs 1.6 CPU s: paid by the worker that runs these tests, not at collection
+@functools.cache  # parsed when the first test asks, not at collection in every worker
 def _package_imports() -> list[tuple[str, str, str, bool]]:
     """(importing package, imported package, ``module:line``, inside a function) across packages.
 
