@@ -9,10 +9,16 @@ lack. This keeps the count per worker as tests are given and finished, and the
 indexes in a dict; which test goes where, and when, is xdist's unchanged.
 
 Used when xdist's scheduler has the parts this replaces (tests/conftest.py,
-``pytest_xdist_make_scheduler``); otherwise xdist's own runs.
+``pytest_xdist_make_scheduler``); otherwise xdist's own runs. ``prepare_bytecode``:
+the controller's compiling for its workers (tests/conftest.py, ``pytest_sessionstart``).
 """
 
 from __future__ import annotations
+
+import compileall
+import fnmatch
+import sys
+from pathlib import Path
 
 from xdist.scheduler import LoadGroupScheduling
 
@@ -67,3 +73,40 @@ class CountingGroupScheduling(LoadGroupScheduling):
             unit[nodeid] = True
             workload.pending -= 1
         self._reschedule(node)
+
+
+def prepare_bytecode(config, root: Path) -> None:
+    """Compile slurmspec and the tests, and cache the assert-rewritten code of every test module,
+    where the workers' imports look for them (``__pycache__``, or ``sys.pycache_prefix``).
+
+    The rewriting uses pytest's own functions (private; what its import hook writes, and a
+    worker checks each cached file against its source before using it). When they are missing,
+    or the run writes no bytecode or does not rewrite asserts, the workers do it as before.
+    """
+    if sys.dont_write_bytecode:
+        return
+    tests = root / "tests"
+    for folder in (root / "slurmspec", root / "rules", root / "grammar", tests):
+        if folder.is_dir():
+            compileall.compile_dir(folder, quiet=2)
+    try:
+        from _pytest.assertion.rewrite import PYC_TAIL, _rewrite_test, _write_pyc, assertstate_key, get_cache_dir
+
+        state = config.stash[assertstate_key]
+    except (ImportError, KeyError):
+        return
+    if config.getoption("assertmode", None) != "rewrite":
+        return
+    patterns = config.getini("python_files")
+    for path in sorted(tests.rglob("*.py")):
+        if path.name != "conftest.py" and not any(fnmatch.fnmatch(path.name, pattern) for pattern in patterns):
+            continue
+        pyc = get_cache_dir(path) / (path.name[:-3] + PYC_TAIL)
+        try:
+            if pyc.exists():
+                continue
+            pyc.parent.mkdir(parents=True, exist_ok=True)
+            checked, code = _rewrite_test(path, config)
+            _write_pyc(state, code, checked, pyc)
+        except Exception:  # noqa: BLE001 - a module that will not rewrite here is left to the worker
+            continue
