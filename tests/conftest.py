@@ -15,7 +15,9 @@
   clusters start once per run and the two releases' differentials run side by
   side; so do the tests of a module marked ``xdist_group`` (the pre-commit
   hooks: their virtualenv is built once per worker that runs one); every other
-  test goes wherever a worker is free.
+  test goes wherever a worker is free. The scheduler is xdist's loadgroup with its
+  bookkeeping made constant per test, and the controller compiles the code and
+  rewrites the tests' asserts once for all workers (tests/xdist_schedule.py).
 """
 
 from __future__ import annotations
