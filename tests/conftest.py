@@ -15,7 +15,9 @@
   clusters start once per run and the two releases' differentials run side by
   side; so do the tests of a module marked ``xdist_group`` (the pre-commit
   hooks: their virtualenv is built once per worker that runs one); every other
-  test goes wherever a worker is free.
+  test goes wherever a worker is free. The scheduler is xdist's loadgroup with its
+  bookkeeping made constant per test, and the controller compiles the code and
+  rewrites the tests' asserts once for all workers (tests/xdist_schedule.py).
 """
 
 from __future__ import annotations
@@ -172,6 +174,34 @@ def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
         return cores
     running = [name for name, release in releases.items() if release.missing_requirements() is None]
     return cores + WAITING_WORKERS_PER_RELEASE * len(running)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """The xdist controller compiles the code and rewrites the tests' asserts once, before its workers start.
+
+    Every worker collects every test module, and pytest rewrites a test module's asserts (an
+    AST walk in Python) unless it finds the result cached beside its bytecode; in a fresh
+    checkout, or the private bytecode folder above, each worker did all of it, about 7 CPU
+    seconds: 14 of them under CI (a worker per core and six per Slurm release, see
+    ``pytest_xdist_auto_num_workers``). Done here once (about 4 s), each worker finds it made.
+    xdist starts the workers in its own ``pytest_sessionstart``, which runs last.
+    """
+    config = session.config
+    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", None):
+        return
+    from tests.xdist_schedule import prepare_bytecode
+
+    prepare_bytecode(config, Path(_REPO_ROOT))
+
+
+@pytest.hookimpl(optionalhook=True, tryfirst=True)  # before xdist's own, which would answer first
+def pytest_xdist_make_scheduler(config: pytest.Config, log):
+    """``--dist loadgroup`` by tests/xdist_schedule.py: the same schedule, at a constant cost per test."""
+    from tests.xdist_schedule import CountingGroupScheduling
+
+    if config.getvalue("dist") == "loadgroup" and CountingGroupScheduling.fits():
+        return CountingGroupScheduling(config, log)
+    return None
 
 
 def _release_of(item: pytest.Item) -> str:

@@ -4,15 +4,21 @@ included), no import cycle, rules in their family's folder, codes only there."""
 from __future__ import annotations
 
 import ast
+import functools
 import re
 import tokenize
 from pathlib import Path
+
+import pytest
 
 from slurmspec.lint.engine import registry
 
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {"slurmspec": ROOT / "slurmspec", "slurmspec.rules": ROOT / "rules", "slurmspec.grammar": ROOT / "grammar"}
 MAX_LINES = 400
+# One worker runs them all: three tests read the package imports of every module (1.6 CPU s to
+# parse, once per process that asks).
+pytestmark = pytest.mark.xdist_group("architecture")
 
 
 def _modules() -> dict[str, Path]:
@@ -153,6 +159,7 @@ def _every_import(name: str, path: Path) -> list[tuple[str, int, bool]]:
     return [(target, line, inside) for target, line, inside in found if target in MODULES and target != name]
 
 
+@functools.cache  # parsed when the first test asks, not at collection in every worker
 def _package_imports() -> list[tuple[str, str, str, bool]]:
     """(importing package, imported package, ``module:line``, inside a function) across packages.
 
@@ -167,8 +174,6 @@ def _package_imports() -> list[tuple[str, str, str, bool]]:
     return edges
 
 
-PACKAGE_IMPORTS = _package_imports()
-
 
 def _layer(package: str) -> int:
     return next(index for index, layer in enumerate(LAYERS) if package in layer)
@@ -180,21 +185,21 @@ def test_every_package_has_a_layer():
 
 
 def test_packages_import_downward_only_inside_functions_too():
-    upward = [(where, imported) for source, imported, where, _ in PACKAGE_IMPORTS
+    upward = [(where, imported) for source, imported, where, _ in _package_imports()
               if _layer(imported) > _layer(source)]
     assert upward == []
 
 
 def test_an_import_inside_a_function_loads_a_lower_layer():
     """Lazy loading is for start-up speed: of a lower layer, never a way around the layer order."""
-    sideways = [(where, imported) for source, imported, where, inside in PACKAGE_IMPORTS
+    sideways = [(where, imported) for source, imported, where, inside in _package_imports()
                 if inside and _layer(imported) >= _layer(source)]
     assert sideways == []
 
 
 def test_no_package_cycle_counting_imports_inside_functions():
     graph: dict[str, set[str]] = {}
-    for source, imported, _, _ in PACKAGE_IMPORTS:
+    for source, imported, _, _ in _package_imports():
         graph.setdefault(source, set()).add(imported)
     done: set[str] = set()
     cycles = []
