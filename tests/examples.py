@@ -42,3 +42,16 @@ def header() -> str:
 def least(count: int) -> int:
     """A minimum number of compared cases, scaled as the example counts are (CI asks for ``count``)."""
     return int(count * min(1.0, SCALE.get(profile_name(), 1.0)))
+
+
+def sampled(items: tuple) -> tuple:
+    """The cases a fixed matrix test runs: all of them where every count is as written (``ci``,
+    ``thorough``), else a random ``examples(len(items))`` of them, new each run as the dev profile's
+    examples are (a failure names its case, so it can be run again)."""
+    count = examples(len(items))
+    if count >= len(items):
+        return items
+    import random
+
+    return tuple(random.sample(items, count))
+
