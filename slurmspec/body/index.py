@@ -33,31 +33,23 @@ __all__ = ["BodyIndex", "CommandHead", "HereDoc", "Quoted", "VarRef", "body_inde
 
 
 @frozen(slots=True)
-class HereDoc:
-    """A here-document body: ``start``..``end`` are the offsets of its lines (``end``: the delimiter line)."""
+class HereDoc(RawHereDoc):
+    """A here-document body as the lexer read it, with its lines."""
 
-    delimiter: str
-    quoted: bool  # <<'EOF', <<"EOF" or <<\EOF: the body is not expanded by the batch shell
-    strip_tabs: bool  # <<-EOF
-    start: int  # first line of the body
-    end: int  # start of the delimiter line (end of the text when it is missing)
     first_line: int  # 1-based line of the first body line
     last_line: int  # 1-based line of the delimiter (the last line when it is missing)
-    closed: bool = True  # False: no delimiter line before the end of the text
 
 
 def _with_lines(source: str, docs: tuple[RawHereDoc, ...]) -> tuple[HereDoc, ...]:
-    """The here-documents with their line numbers, counted in one pass (they come in file order)."""
+    """The here-documents with their line numbers, counted in one pass (``docs`` are in file order)."""
     out: list[HereDoc] = []
     at, line = 0, 1
     for doc in docs:
-        if doc.start < at:  # not in order (cannot happen after sorting): count afresh
-            at, line = 0, 1
         line += source.count("\n", at, doc.start)
         last = line + source.count("\n", doc.start, doc.end)
         if not doc.closed and doc.end > doc.start and source.endswith("\n"):
             last -= 1  # the text's final newline starts no line
-        out.append(HereDoc(doc.delimiter, doc.quoted, doc.strip_tabs, doc.start, doc.end, line, last, doc.closed))
+        out.append(HereDoc(doc.delimiter, doc.quoted, doc.strip_tabs, doc.start, doc.end, doc.closed, line, last))
         at = doc.start
     return tuple(out)
 
