@@ -6,7 +6,7 @@ from typing import Any
 
 import attrs
 
-from slurmspec.frozen import as_tuple, frozen
+from slurmspec.frozen import as_tuple, frozen, to
 from slurmspec.kinds import Family, Outcome, Severity
 from slurmspec.span import Span
 
@@ -21,12 +21,12 @@ def severity_rank(severity: str) -> int:
 class Diagnostic:
     code: str  # stable public code, e.g. "SB001"
     name: str  # kebab-case rule name, e.g. "unknown-option"
-    family: Family = attrs.field(converter=Family)
-    severity: Severity = attrs.field(converter=Severity)
+    family: Family = attrs.field(converter=to(Family))
+    severity: Severity = attrs.field(converter=to(Severity))
     message: str
     span: Span
     # What happens to the job; None only for findings of other tools (ShellCheck).
-    outcome: Outcome | None = attrs.field(default=None, converter=attrs.converters.optional(Outcome))
+    outcome: Outcome | None = attrs.field(default=None, converter=attrs.converters.optional(to(Outcome)))
     path: str | None = None
     fix: Any = None  # a slurmspec.fix.edit.Fix, or None when no fix is offered
     notes: tuple[str, ...] = attrs.field(default=(), converter=as_tuple)

@@ -15,21 +15,40 @@ of a cold ``slurmspec lint``. The shared methods do what attrs' would:
 
 A class that asks for ``repr=False``/``eq=False``, for ordering, ``unsafe_hash``
 or ``cache_hash``, or that writes its own method, gets attrs' behaviour instead.
-``as_tuple`` is the ``converter=tuple`` of the models as a plain function: attrs
-inspects a converter's signature, which for the builtin ``tuple`` takes ten
-times as long.
+``as_tuple`` and ``as_frozenset`` are ``converter=tuple``/``frozenset`` as plain functions, and
+``to(Kind)`` an enum's ``converter=Kind``: attrs reads every converter's
+signature, which for a builtin or a class means parsing its text signature with
+``tokenize`` (compiling its long pattern on a cold run, ten times a function's cost).
 """
 
 from __future__ import annotations
 
 from operator import attrgetter
-from typing import Any, Callable, Iterable
+from enum import Enum
+from typing import Any, Callable, Iterable, TypeVar
 
 import attrs
 
 
+E = TypeVar("E", bound=Enum)
+
+
 def as_tuple(items: Iterable[Any]) -> tuple:
     return tuple(items)
+
+
+def as_frozenset(items: Iterable[Any]) -> frozenset:
+    return frozenset(items)
+
+
+def to(kind: type[E]) -> Callable[[Any], E]:
+    """``converter=to(Severity)``: the member of ``kind`` a value names, as ``Severity(value)`` does."""
+
+    def convert(value: Any) -> E:
+        return kind(value)
+
+    convert.__qualname__ = f"to({kind.__name__})"
+    return convert
 
 
 def _repr(self) -> str:

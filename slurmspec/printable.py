@@ -40,14 +40,19 @@ from __future__ import annotations
 
 import re
 
-_UNSAFE = re.compile(
+from slurmspec.lazy_regex import lazy_compile
+
+# Every character here is one ``str.isprintable`` says is not printable (Cc, Cf, Zl, Zp, Cs;
+# tests/test_printable.py checks all of them), so printable text needs no search: the pattern
+# is compiled (a millisecond of a cold run) only for text with a tab or a character like these.
+_UNSAFE = lazy_compile(
     "[\x00-\x08\x0a-\x1f\x7f-\x9f"  # C0 but tab, DEL, C1
     "\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069"  # bidi marks, embeddings, overrides, isolates
     "\u2028\u2029"  # line and paragraph separators
     "\ud800-\udfff]"  # lone surrogates: undecodable bytes (U+DC80-U+DCFF) and worse
 )
 # The same set but C0, which json.dumps escapes itself.
-_JSON_RAW = re.compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]")
+_JSON_RAW = lazy_compile("[\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029\ud800-\udfff]")
 
 
 def _stand_in(match: re.Match) -> str:
@@ -64,7 +69,7 @@ def _stand_in(match: re.Match) -> str:
 def printable(text: str) -> str:
     """``text`` with every character that could act on a terminal, reorder the line, break it, or not
     encode as UTF-8 shown visibly; any other text comes back as it is."""
-    if _UNSAFE.search(text) is None:  # nearly always: no copy
+    if text.isprintable() or _UNSAFE.search(text) is None:  # nearly always: no copy
         return text
     return _UNSAFE.sub(_stand_in, text)
 
@@ -72,6 +77,6 @@ def printable(text: str) -> str:
 def json_text(dumped: str) -> str:
     """The output of ``json.dumps(..., ensure_ascii=False)`` with the characters ``printable`` would
     show visibly written as JSON escapes instead: the same JSON value, safe to print."""
-    if _JSON_RAW.search(dumped) is None:
+    if (dumped.isascii() and "\x7f" not in dumped) or _JSON_RAW.search(dumped) is None:
         return dumped
     return _JSON_RAW.sub(lambda match: f"\\u{ord(match.group()):04x}", dumped)

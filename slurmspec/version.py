@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import re
+from slurmspec.lazy_regex import lazy_compile
 
 # Every major release between the oldest we model (Debian bookworm's 22.05) and
 # the newest (26.05). Option availability and several semantics change at
@@ -15,7 +15,7 @@ Version = tuple[int, int]
 # "24.11", "24.11.5" (what `sbatch --version` and `scontrol show config` print after "slurm "),
 # "23.2". A patch number names a build of its release: slurmspec models each release X.Y as
 # its latest patch, so the patch is checked for form and otherwise ignored.
-_VERSION = re.compile(r"(\d{1,3})\.(\d{1,2})(?:\.(\d{1,3}))?")
+_VERSION = lazy_compile(r"(\d{1,3})\.(\d{1,2})(?:\.(\d{1,3}))?")
 
 
 def parse_version(text: str) -> Version:

@@ -16,7 +16,8 @@ import pytest
 
 from slurmspec.lint.engine import default_codes, registry
 from slurmspec.rules.judged import JUDGED, SCRIPTS
-from slurmspec.rules.selection import BAR, DEFAULT, MIN_JUDGED, qualifies, share
+from slurmspec.rules.selection import DEFAULT
+from slurmspec.rules.selection_policy import BAR, MIN_JUDGED, qualifies, share
 from tests.corpus import corpus_files
 
 TOOL = Path(__file__).resolve().parent / "corpus" / "judge.py"

@@ -54,7 +54,7 @@ def test_a_private_cache_is_used(tmp_path, monkeypatch, sbatch):
     home = cache_home(tmp_path, monkeypatch, 0o700)
     version_twice()
     assert asked(tmp_path) == 1
-    cached = home / "slurmspec" / "sbatch-version.json"
+    cached = home / "slurmspec" / "sbatch-version"
     assert stat.S_IMODE((home / "slurmspec").stat().st_mode) == 0o700 and stat.S_IMODE(cached.stat().st_mode) == 0o600
 
 
@@ -70,7 +70,7 @@ def test_a_world_writable_cache_home_is_not_used(tmp_path, monkeypatch, sbatch):
     home = cache_home(tmp_path, monkeypatch, 0o777)
     version_twice()
     assert asked(tmp_path) == 2
-    assert not list(home.rglob("sbatch-version.json"))
+    assert not list(home.rglob("sbatch-version"))
 
 
 @pytest.mark.parametrize("mode", [0o770, 0o707])
@@ -80,7 +80,7 @@ def test_a_cache_folder_others_can_write_is_not_used(tmp_path, monkeypatch, sbat
     (home / "slurmspec").chmod(mode)
     version_twice()
     assert asked(tmp_path) == 2
-    assert not (home / "slurmspec" / "sbatch-version.json").exists()
+    assert not (home / "slurmspec" / "sbatch-version").exists()
 
 
 @pytest.mark.skipif(os.geteuid() != 0, reason="giving a folder to another user needs root")
@@ -90,13 +90,13 @@ def test_a_cache_folder_of_another_user_is_not_used(tmp_path, monkeypatch, sbatc
     os.chown(home / "slurmspec", 65534, 65534)
     version_twice()
     assert asked(tmp_path) == 2
-    assert not (home / "slurmspec" / "sbatch-version.json").exists()
+    assert not (home / "slurmspec" / "sbatch-version").exists()
 
 
 def test_a_cache_file_that_is_a_link_is_not_followed(tmp_path, monkeypatch, sbatch):
     home = cache_home(tmp_path, monkeypatch, 0o700)
     version_twice()
-    cached = home / "slurmspec" / "sbatch-version.json"
+    cached = home / "slurmspec" / "sbatch-version"
     elsewhere = tmp_path / "planted.json"
     elsewhere.write_text(cached.read_text().replace("23.11.4", "24.11.5"))
     cached.unlink()
@@ -108,7 +108,7 @@ def test_a_cache_file_that_is_a_link_is_not_followed(tmp_path, monkeypatch, sbat
 def test_a_planted_fifo_does_not_hang_lint(tmp_path, sbatch):
     home = tmp_path / "cache"
     (home / "slurmspec").mkdir(parents=True, mode=0o700)
-    fifo = home / "slurmspec" / "sbatch-version.json"
+    fifo = home / "slurmspec" / "sbatch-version"
     os.mkfifo(fifo)
     job = tmp_path / "job.sbatch"
     job.write_text("#!/bin/bash\n#SBATCH --time=10\nsrun hostname\n")
@@ -118,4 +118,22 @@ def test_a_planted_fifo_does_not_hang_lint(tmp_path, sbatch):
                               capture_output=True, text=True, timeout=60)
         assert done.returncode == 0, done.stderr
     assert asked(tmp_path) == 2 and stat.S_ISFIFO(fifo.stat().st_mode)
-    assert sorted(p.name for p in fifo.parent.iterdir()) == ["sbatch-version.json"]
+    assert sorted(p.name for p in fifo.parent.iterdir()) == ["sbatch-version"]
+
+
+@pytest.mark.parametrize("planted", [
+    b'{"key": "x", "version": "24.11"}',  # the JSON entry of earlier releases, or anything else
+    b"\0\0\0", b"", b"\xff\xfe", "{key}\0failed\0{config}\0soon", "{key}\x0024.11.4.5", "{key}\x0024.x",
+])
+def test_an_entry_that_does_not_read_is_asked_again(tmp_path, monkeypatch, sbatch, planted):
+    from slurmspec.settings import installed
+
+    home = cache_home(tmp_path, monkeypatch, 0o700)
+    version_twice()
+    cached = home / "slurmspec" / "sbatch-version"
+    if isinstance(planted, str):
+        planted = planted.format(key=installed._key(str(sbatch)), config=installed._config_key()).encode()
+    cached.write_bytes(planted)
+    release.installed_sbatch_version.cache_clear()
+    assert release.installed_sbatch_version() == (23, 11)
+    assert asked(tmp_path) == 2

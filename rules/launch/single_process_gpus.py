@@ -13,9 +13,9 @@ import re
 from slurmspec.body.programs import TRIVIAL_COMMANDS
 from slurmspec.body.wrappers import basename
 from slurmspec.kinds import Fixability, LaunchKind, LineKind, Outcome, Severity
-from slurmspec.lazy_regex import lazy_compile
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.model.views.launch_steps import python_steps, repeated, steps
 from slurmspec.rules.launch._common import gpu_note, idle, program, task_note
 from slurmspec.rules.launch._per_gpu_fix import one_task_per_gpu
@@ -41,11 +41,11 @@ _SCRIPT_HINT = lazy_compile(
     r"n(?<!\wn)_?gpus?\b|num.?gpus?|gpu.?count|gpus.?per|gpus.?on.?node|slurm_gpus|visible_devices|"
     r"--devices|strategy|lightning|tensorflow|keras|f(?<!\wf)sdp|disbatch|dask|parsl|submitit|snakemake|nextflow"
 )
-_LIGHTNING = re.compile(r"lightning", re.IGNORECASE)
+_LIGHTNING = lazy_compile(r"lightning", re.IGNORECASE)
 # Program arguments under which Lightning does not expect one task per device: one device
 # (the one task), or a strategy that spawns its own processes.
-_NOT_SLURM_ENV = re.compile(r"devices\W*1\b|spawn", re.IGNORECASE)
-_RUNS_SCRIPT = re.compile(r"^\s*(?:(?:time|exec|bash|sh|zsh)\s+)*(?:\./|/|~/|\$\{?\w+\}?/)?[\w./${}-]*\.sh\b")
+_NOT_SLURM_ENV = lazy_compile(r"devices\W*1\b|spawn", re.IGNORECASE)
+_RUNS_SCRIPT = lazy_compile(r"^\s*(?:(?:time|exec|bash|sh|zsh)\s+)*(?:\./|/|~/|\$\{?\w+\}?/)?[\w./${}-]*\.sh\b")
 
 
 @rule("SB310", "gpus-idle-single-process", Severity.ERROR, Outcome.WRONG, fix=Fixability.SOMETIMES)

@@ -13,10 +13,11 @@ from bisect import bisect_right
 
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.model.views.launch_steps import assigns
 from slurmspec.kinds import LineKind, Outcome, Severity
 
-_REF = re.compile(r"(?<!\\)\$(?:\{(SLURM_[A-Z_]+)(\}|[^}A-Z_])|(SLURM_[A-Z_]+)\b)")
+_REF = lazy_compile(r"(?<!\\)\$(?:\{(SLURM_[A-Z_]+)(\}|[^}A-Z_])|(SLURM_[A-Z_]+)\b)")
 _TASK_OPTIONS = ("ntasks", "ntasks-per-node", "extra-node-info", "sockets-per-node", "cores-per-socket",
                  "threads-per-core", "ntasks-per-gpu", "ntasks-per-socket", "ntasks-per-core")
 

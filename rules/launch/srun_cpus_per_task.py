@@ -9,7 +9,6 @@ environment variable"; 23.11 reads `SLURM_CPUS_PER_TASK` again (gate
 
 from __future__ import annotations
 
-import re
 
 from slurmspec.body.programs import TRIVIAL_COMMANDS
 from slurmspec.body.variable_launch import variable_sruns
@@ -18,6 +17,7 @@ from slurmspec.gates import SRUN_INHERITS_CPUS
 from slurmspec.kinds import LaunchKind, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.model.views.launch_steps import step_geometry
 from slurmspec.version import format_version
 
@@ -100,7 +100,7 @@ def srun_cpus_per_task_not_inherited(ctx: Context) -> None:
     _through_variables(ctx, first_set)
 
 
-_CPU_WORD = re.compile(r"(?:^|\s)(?:-c|--cpus-per-task|--cpus-per|--cpus-p|--cpus|--cpu)(?:[=\s\d]|$)")
+_CPU_WORD = lazy_compile(r"(?:^|\s)(?:-c|--cpus-per-task|--cpus-per|--cpus-p|--cpus|--cpu)(?:[=\s\d]|$)")
 
 
 def _through_variables(ctx: Context, first_set: int | None) -> None:

@@ -19,17 +19,18 @@ from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Fixability, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.model.syntax.comments import line_comments  # the same comments suppressions read
 
 _QUICK = re.compile(r"noqa", re.IGNORECASE)
 # flake8/ruff's shape: "# noqa: CODE[, CODE...]" (commas or spaces between codes).
-_NOQA = re.compile(
+_NOQA = lazy_compile(
     r"#[ \t]*noqa[ \t]*:[ \t]*(?P<codes>[A-Za-z]+[0-9]+(?:(?:[ \t]*,[ \t]*|[ \t]+)[A-Za-z]+[0-9]+)*)",
     re.IGNORECASE,
 )
-_CODE = re.compile(r"[A-Za-z]+[0-9]+")
-_SB_CODE = re.compile(r"SB[0-9]{3}", re.IGNORECASE)
-_SHELLCHECK_CODE = re.compile(r"SC[0-9]{4}", re.IGNORECASE)
+_CODE = lazy_compile(r"[A-Za-z]+[0-9]+")
+_SB_CODE = lazy_compile(r"SB[0-9]{3}", re.IGNORECASE)
+_SHELLCHECK_CODE = lazy_compile(r"SC[0-9]{4}", re.IGNORECASE)
 
 
 @rule("SB904", "noqa-comment", Severity.INFO, Outcome.ADVICE, fix=Fixability.SOMETIMES)

@@ -10,14 +10,14 @@ minutes (a time limit counts minutes, Slurm would round up), and zero
 
 from __future__ import annotations
 
-import re
 
 from slurmspec.fix.build import replace
 from slurmspec.fix.edit import Fix
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.model.syntax.script import Directive, Script
 from slurmspec.model.values import PARSERS
 
-_UNIT = re.compile(r"(?P<number>[0-9]{1,9})(?P<unit>[A-Za-z]+)")
+_UNIT = lazy_compile(r"(?P<number>[0-9]{1,9})(?P<unit>[A-Za-z]+)")
 # Unit word (any case) -> seconds per unit.
 _SECONDS = {
     **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), 3600),

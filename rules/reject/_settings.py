@@ -21,7 +21,6 @@ accepted (checked against sbatch 22.05.8 with ``--test-only``). SB217
 
 from __future__ import annotations
 
-import datetime as _dt
 from typing import Iterator
 
 from slurmspec.check.context import Context
@@ -97,6 +96,8 @@ def moment(setting: Setting) -> tuple[str, float] | None:
         return None
     if not (value.year and value.month and value.day) or value.year < 1970:
         return None
+    import datetime as _dt  # here, not at import: only a dated value needs it
+
     try:
         # mktime() rolls day 30 of February into March; so does this.
         when = _dt.datetime(value.year, value.month, 1) + _dt.timedelta(

@@ -7,7 +7,6 @@ specification" (an equal deadline is accepted).
 
 from __future__ import annotations
 
-import datetime as _dt
 
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
@@ -66,6 +65,8 @@ def deadline_before_begin(ctx: Context) -> None:
             if not b[1] < a[1]:
                 continue
         else:
+            import datetime as _dt  # here, not at import: only two dated values need it
+
             now = _dt.datetime.now().timestamp()
             start = a[1] + (now if a[0] == "now" else 0)
             end = b[1] + (now if b[0] == "now" else 0)

@@ -9,13 +9,13 @@ count).
 
 from __future__ import annotations
 
-import re
 
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.model.syntax.script import Directive, Script
 from slurmspec.span import Span
 
 SPACE = " \t\v\f\r\n"
-OPTION_WORD = re.compile(r"-{1,2}[A-Za-z]")
+OPTION_WORD = lazy_compile(r"-{1,2}[A-Za-z]")
 
 
 def clip(text: str, limit: int = 60) -> str:

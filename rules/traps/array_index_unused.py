@@ -14,17 +14,17 @@ or one the script cannot show literally.
 
 from __future__ import annotations
 
-import re
 
 from slurmspec.body.shell_facts import ShellFacts, shell_facts
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.model.values.array import ArraySpec
 
 # Anything by which the tasks of an array may differ (or say they do).
 # Case matters: `%A` is the array's own job id, the same in every task.
-_PER_TASK = re.compile(r"SLURM_ARRAY|%a|SLURM_JOB_?ID|\bRANDOM\b|\$\$|\bSLURM_TASK_PID\b|\buuid|%[0-9]*a\b")
+_PER_TASK = lazy_compile(r"SLURM_ARRAY|%a|SLURM_JOB_?ID|\bRANDOM\b|\$\$|\bSLURM_TASK_PID\b|\buuid|%[0-9]*a\b")
 
 
 def _facts(ctx: Context) -> ShellFacts:

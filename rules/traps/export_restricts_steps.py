@@ -7,16 +7,16 @@ sbatch passes a non-`ALL` `--export` on to the job in `SLURM_EXPORT_ENV`, which
 
 from __future__ import annotations
 
-import re
 
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.model.views.request_facts import has_body
 from slurmspec.rules.traps._header import show
 from slurmspec.kinds import ExportMode, LaunchKind, Outcome, Severity
 from slurmspec.model.values.enums import ExportSpec
 
-_EXPORT_FIX = re.compile(r"\bSLURM_EXPORT_ENV\b")
+_EXPORT_FIX = lazy_compile(r"\bSLURM_EXPORT_ENV\b")
 
 
 @rule("SB250", "export-restricts-steps", Severity.WARNING, Outcome.WRONG)

@@ -20,6 +20,7 @@ from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.model.syntax.script import DirectiveLine, LineKind, Script
 from slurmspec.rules.traps._header import clip
 from slurmspec.rules.traps._moved import refused_once_moved
@@ -145,7 +146,7 @@ def _command_line(script: Script):
 
 # --------------------------------------------------------------------------- data lines
 
-_SHELLS = re.compile(r"\b(?:ba|z|k|c|tc|da|fi)?sh\b")
+_SHELLS = lazy_compile(r"\b(?:ba|z|k|c|tc|da|fi)?sh\b")
 
 
 def _data_lines(ctx: Context) -> set[int]:

@@ -9,16 +9,16 @@ expand (single quotes, an escaped `$X`, quoted here-documents) come from the bod
 
 from __future__ import annotations
 
-import re
 
 from slurmspec.body.index import body_index
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.model.views.request_facts import assigned, has_body, may_span
 
 _RANK_VARS = frozenset({"SLURM_PROCID", "SLURM_LOCALID", "SLURM_NODEID"})
-_STEP_AWARE = re.compile(r"SLURM_STEP_?ID|srun\b[^\n]*(\$0\b|\$\{?BASH_SOURCE)")
+_STEP_AWARE = lazy_compile(r"SLURM_STEP_?ID|srun\b[^\n]*(\$0\b|\$\{?BASH_SOURCE)")
 
 
 @rule("SB247", "rank-variable-in-batch-script", Severity.WARNING, Outcome.WRONG)

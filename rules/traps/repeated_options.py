@@ -11,7 +11,6 @@ rules.
 
 from __future__ import annotations
 
-import re
 
 from slurmspec.fix import build
 from slurmspec.fix.build import delete_directives, make_fix, replace
@@ -20,6 +19,7 @@ from slurmspec.gates import MAIL_TYPE_LAST_WINS
 from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.model.catalogue.options import CHECKED_WHEN_EFFECTIVE
 from slurmspec.model.syntax.script import Directive, Script
 from slurmspec.rules.traps._header import line_no, option_span, shown
@@ -212,7 +212,7 @@ def _report_mail_type_repeat(ctx: Context, occurrences) -> None:
 
 # Feature names (and counts) only: no `|`, `[...]`, `*N` or parentheses, whose
 # precedence a plain `&` join could change (man sbatch, --constraint).
-_PLAIN_AND = re.compile(r"[A-Za-z0-9_.:=-]+(?:&[A-Za-z0-9_.:=-]+)*")
+_PLAIN_AND = lazy_compile(r"[A-Za-z0-9_.:=-]+(?:&[A-Za-z0-9_.:=-]+)*")
 
 
 def merge_constraints(script: Script, occurrences, final) -> Fix | None:

@@ -11,16 +11,16 @@ submitted. `sbatch --wrap "python train.py"` is what submits a command.
 from __future__ import annotations
 
 import os
-import re
 
 from slurmspec.body.commands import split_commands
 from slurmspec.kinds import ArgKind, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.model.catalogue.options import by_long_name, by_short_name
 
 # Programs nobody keeps as a batch script: interpreters and launchers.
-_PROGRAMS = re.compile(r"(python[\d.]*|pypy3?|Rscript|R|julia|perl|ruby|java|node|srun|mpirun|mpiexec|torchrun"
+_PROGRAMS = lazy_compile(r"(python[\d.]*|pypy3?|Rscript|R|julia|perl|ruby|java|node|srun|mpirun|mpiexec|torchrun"
                        r"|accelerate|deepspeed|apptainer|singularity|conda|uv)$")
 
 

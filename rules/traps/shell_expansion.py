@@ -9,17 +9,17 @@ says what to do.
 
 from __future__ import annotations
 
-import re
 
 from slurmspec.fix.build import replace
 from slurmspec.fix.edit import Fix
 from slurmspec.kinds import Applicability, Fixability, Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.model.syntax.script import Directive, Script
 from slurmspec.rules.traps._header import clip, shown
 
-_EXPANSION = re.compile(
+_EXPANSION = lazy_compile(
     r"\$\{[^}]*\}?|\$\([^)]*\)?|\$[A-Za-z_][A-Za-z0-9_]*|\$[0-9]|`[^`]*`?|(?:(?<=^)|(?<=[=:,]))~[A-Za-z0-9_]*(?=/|$|,|:)"
 )
 _PATH_OPTIONS = frozenset({"output", "error", "input", "chdir"})
@@ -94,7 +94,7 @@ _PATTERNS = {
     "SLURM_JOB_ID": "%j", "SLURM_JOBID": "%j", "SLURM_ARRAY_JOB_ID": "%A", "SLURM_ARRAY_TASK_ID": "%a",
     "USER": "%u", "SLURM_JOB_USER": "%u", "SLURM_JOB_NAME": "%x",
 }
-_VARIABLE = re.compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
+_VARIABLE = lazy_compile(r"\$(?:\{([A-Za-z_][A-Za-z0-9_]*)\}|([A-Za-z_][A-Za-z0-9_]*))")
 
 
 def expansion_to_pattern(script: Script, directive, path_option: bool) -> Fix:

@@ -8,7 +8,6 @@ and `SLURM_TRES_BIND`).
 
 from __future__ import annotations
 
-import re
 
 
 from slurmspec.body.index import body_index
@@ -17,6 +16,7 @@ from slurmspec.gates import CPUS_PER_TASK_FROM_TRES, TRES_PER_TASK_ENV
 from slurmspec.kinds import Outcome, Severity
 from slurmspec.check.context import Context
 from slurmspec.check.rule import rule
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.model.views.request_facts import assigned, gpu_request, has_body
 from slurmspec.model.values.gres import GpuRequest
 from slurmspec.version import Version
@@ -40,7 +40,7 @@ _UNSET = {
     "SLURM_GPUS_PER_TASK": _Var(("gpus-per-task",), "read `SLURM_TRES_PER_TASK`", until=TRES_PER_TASK_ENV),
     "SLURM_GPU_BIND": _Var(("gpu-bind",), "read `SLURM_TRES_BIND`", until=TRES_PER_TASK_ENV),
 }
-_TESTED = re.compile(r"-[zn]\s+\"?\$\{?(\w+)|\$\{(\w+):?[-+=?]")
+_TESTED = lazy_compile(r"-[zn]\s+\"?\$\{?(\w+)|\$\{(\w+):?[-+=?]")
 
 
 @rule("SB249", "unset-slurm-variable", Severity.WARNING, Outcome.WRONG)

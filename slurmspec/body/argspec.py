@@ -10,12 +10,12 @@ mpiexec.hydra; ``torch.distributed.run --help``; ``horovodrun --help``;
 
 from __future__ import annotations
 
-import re
 
 
 from slurmspec.body.tokens import Word
 from slurmspec.body.wrappers import basename
 from slurmspec.frozen import frozen
+from slurmspec.lazy_regex import lazy_compile
 
 __all__ = ["Spec", "RawOption", "read_options", "SPECS", "looks_like_program"]
 
@@ -175,7 +175,7 @@ SPECS: dict[str, Spec] = {
     "python": Spec(_PYTHON, short_cluster=True, normalise=False),
 }
 
-_PROGRAMS = re.compile(
+_PROGRAMS = lazy_compile(
     r"(python[0-9.]*|srun|mpirun|mpiexec(\.hydra)?|orterun|prterun|torchrun|horovodrun|accelerate"
     r"|deepspeed|bash|sh|apptainer|singularity|env|numactl|.*\.(py|sh|bash))"
 )

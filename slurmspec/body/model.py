@@ -10,7 +10,7 @@ from typing import Iterator
 
 import attrs
 
-from slurmspec.frozen import frozen
+from slurmspec.frozen import frozen, to
 from slurmspec.kinds import AssignmentKind, LaunchKind
 from slurmspec.span import Span
 
@@ -56,7 +56,7 @@ class EnvAssignment:
 class Launch:
     """A recognised launch command; ``inner`` is the launch it runs, if it is one."""
 
-    kind: LaunchKind = attrs.field(converter=LaunchKind)
+    kind: LaunchKind = attrs.field(converter=to(LaunchKind))
     command: str  # the launcher word as written: "srun", "/opt/mpi/bin/mpirun", "python3"
     span: Span  # from the launcher word to the last argument
     command_span: Span

@@ -29,9 +29,10 @@ import re
 
 from slurmspec.body.commands import split_commands
 from slurmspec.frozen import frozen
+from slurmspec.lazy_regex import lazy_compile
 
 # Sourced files that set up an environment and are not where a job sets its traps.
-_ENVIRONMENT_SETUP = re.compile(r"activate|conda|mamba|bashrc|profile|modules?\b|lmod|spack|env\b|\.env$", re.I)
+_ENVIRONMENT_SETUP = lazy_compile(r"activate|conda|mamba|bashrc|profile|modules?\b|lmod|spack|env\b|\.env$", re.I)
 
 
 # Commands that keep the batch script alive for a while by themselves: a script that ends with one
@@ -39,7 +40,7 @@ _ENVIRONMENT_SETUP = re.compile(r"activate|conda|mamba|bashrc|profile|modules?\b
 _HOLDS = frozenset({"sleep", "tail", "timeout", "inotifywait"})
 
 
-_FUNCTION = re.compile(r"^[ \t]*(?:function[ \t]+[\w.:-]+|[\w.:-]+[ \t]*\([ \t]*\))", re.M)
+_FUNCTION = lazy_compile(r"^[ \t]*(?:function[ \t]+[\w.:-]+|[\w.:-]+[ \t]*\([ \t]*\))", re.M)
 
 
 @frozen

@@ -11,13 +11,14 @@ import re
 from typing import Any, Callable, Sequence
 
 from slurmspec.body.model import LaunchOption
+from slurmspec.lazy_regex import lazy_compile
 
 __all__ = ["typed_fields", "as_int", "gpu_count"]
 
 _INT = re.compile(r"[0-9]+")
-_GPU_COUNT = re.compile(r"(?:[^:,]+:)?([0-9]+)")  # --gpus=[type:]N (srun(1))
-_PPR = re.compile(r"ppr:([0-9]+):node\b.*", re.IGNORECASE)  # Open MPI --map-by ppr:N:node[:PE=n]
-_RANGE = re.compile(r"([0-9]+):([0-9]+)")  # torchrun --nnodes MIN:MAX
+_GPU_COUNT = lazy_compile(r"(?:[^:,]+:)?([0-9]+)")  # --gpus=[type:]N (srun(1))
+_PPR = lazy_compile(r"ppr:([0-9]+):node\b.*", re.IGNORECASE)  # Open MPI --map-by ppr:N:node[:PE=n]
+_RANGE = lazy_compile(r"([0-9]+):([0-9]+)")  # torchrun --nnodes MIN:MAX
 
 
 def as_int(text: str | None) -> int | None:

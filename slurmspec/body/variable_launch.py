@@ -14,14 +14,14 @@ O(assignments + commands).
 from __future__ import annotations
 
 import os
-import re
 
 from slurmspec.body.model import BodyInfo, EnvAssignment
 from slurmspec.frozen import frozen
 from slurmspec.kinds import AssignmentKind
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.span import Span
 
-_BARE_REF = re.compile(r"\$(?:\{(\w+)\}|(\w+))(?=[ \t]|$)")
+_BARE_REF = lazy_compile(r"\$(?:\{(\w+)\}|(\w+))(?=[ \t]|$)")
 
 
 @frozen

@@ -24,7 +24,7 @@ from typing import TYPE_CHECKING, Callable, Iterator
 
 import attrs
 
-from slurmspec.frozen import frozen
+from slurmspec.frozen import frozen, to
 from slurmspec.kinds import Family, Fixability, Outcome, Role, Severity
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -42,13 +42,13 @@ Checker = Callable[["Context"], None]
 class Rule:
     code: str
     name: str
-    severity: Severity = attrs.field(converter=Severity)
-    outcome: Outcome = attrs.field(converter=Outcome)
+    severity: Severity = attrs.field(converter=to(Severity))
+    outcome: Outcome = attrs.field(converter=to(Outcome))
     check: Checker = attrs.field(eq=False, repr=False)
     # The docstring as written; `doc` dedents it on first use (100+ rules are
     # imported on every run, and most runs never show a doc).
     raw_doc: str = attrs.field(repr=False, alias="doc")
-    fix: Fixability = attrs.field(default=Fixability.NONE, converter=Fixability)
+    fix: Fixability = attrs.field(default=Fixability.NONE, converter=to(Fixability))
     role: Role | None = None  # what the engine, suppressions or editors find this rule by
 
     def __attrs_post_init__(self) -> None:

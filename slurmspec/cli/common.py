@@ -9,7 +9,9 @@ is a finding, never exit 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
+from functools import lru_cache
 from typing import Sequence
 
 from slurmspec.printable import printable
@@ -17,7 +19,27 @@ from slurmspec.printable import printable
 EXIT_OK, EXIT_FINDINGS, EXIT_ERROR = 0, 1, 2
 
 
+@lru_cache(maxsize=1)
+def _columns() -> int:
+    """The terminal's width as ``shutil.get_terminal_size`` finds it: ``COLUMNS``, the terminal, else 80."""
+    try:
+        columns = int(os.environ.get("COLUMNS", ""))
+    except ValueError:
+        columns = 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return columns or 80
+
+
 class Parser(argparse.ArgumentParser):
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse makes a formatter for every argument it adds (to check its metavar), and one
+        # without a width imports shutil (and its compression modules) to ask for the terminal's.
+        return self.formatter_class(prog=self.prog, width=_columns() - 2)
+
     def error(self, message: str) -> None:  # argparse exits 2 with usage, as we want
         self.print_usage(sys.stderr)
         self.exit(EXIT_ERROR, f"slurmspec: error: {printable(message)}\n")  # quotes the argument given

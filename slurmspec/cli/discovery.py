@@ -12,6 +12,7 @@ command line is read even when a pattern excludes it, unless
 from __future__ import annotations
 
 import os
+from functools import cached_property
 from typing import Callable, Iterator, NamedTuple, Sequence
 
 # Files picked up when a folder is given: batch-script suffixes always, shell
@@ -42,17 +43,22 @@ class Exclusion:
 
     def __init__(self, patterns: Sequence[tuple[str, str]], respect_gitignore: bool = True,
                  force: bool = False) -> None:
-        """``patterns`` are (glob, the folder it is relative to) pairs."""
-        from slurmspec.settings.config import glob_regex
-
-        self.globs = []
-        for pattern, root in patterns:
-            folders_only = pattern.endswith("/")
-            body = pattern.rstrip("/").lstrip("/") if pattern.strip("/") else pattern
-            self.globs.append(_Glob(os.path.abspath(root), glob_regex(body), "/" in pattern.rstrip("/"),
-                                    folders_only))
+        """``patterns`` are (glob, the folder it is relative to) pairs (compiled when first matched:
+        a run that names only files, without ``--force-exclude``, never matches them)."""
+        self.patterns = tuple(patterns)
         self.respect_gitignore = respect_gitignore
         self.force = force
+
+    @cached_property
+    def globs(self) -> list[_Glob]:
+        from slurmspec.settings.config import glob_regex
+
+        globs = []
+        for pattern, root in self.patterns:
+            folders_only = pattern.endswith("/")
+            body = pattern.rstrip("/").lstrip("/") if pattern.strip("/") else pattern
+            globs.append(_Glob(os.path.abspath(root), glob_regex(body), "/" in pattern.rstrip("/"), folders_only))
+        return globs
 
     def excludes(self, path: str, is_folder: bool) -> bool:
         """Whether a pattern names ``path``."""

@@ -17,7 +17,7 @@ from typing import Any
 
 import attrs
 
-from slurmspec.frozen import as_tuple, frozen
+from slurmspec.frozen import as_tuple, frozen, to
 from slurmspec.kinds import Applicability
 from slurmspec.span import Span
 
@@ -37,7 +37,7 @@ class Edit:
 class Fix:
     title: str  # imperative, shown to the user: "Convert DOS line breaks to \\n"
     edits: tuple[Edit, ...] = attrs.field(converter=as_tuple)
-    applicability: Applicability = attrs.field(default=Applicability.SAFE, converter=Applicability)
+    applicability: Applicability = attrs.field(default=Applicability.SAFE, converter=to(Applicability))
     # The fix only makes sbatch read text the user wrote and sbatch skipped (a late directive
     # moved into the header, a near-miss made a directive, a byte order mark replaced by a
     # shebang): a problem in that text is the user's, revealed, not one the fix introduced.

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any, Mapping, NamedTuple
 import attrs
 
 from slurmspec.check.context import LOCAL, FileSystem
-from slurmspec.frozen import frozen
+from slurmspec.frozen import as_tuple, frozen
 from slurmspec.version import NEWEST, Version
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -34,7 +34,7 @@ class LintSettings:
     """Everything one lint needs besides the text; ``error`` is a configuration that cannot be used
     (the language server shows it where the CLI exits 2)."""
 
-    rules: tuple["Rule", ...] = attrs.field(default=(), converter=tuple)  # the selected rules, in registry order
+    rules: tuple["Rule", ...] = attrs.field(default=(), converter=as_tuple)  # the selected rules, in registry order
     severity: Mapping[str, str] = attrs.field(factory=dict)  # code -> severity the configuration sets
     version: Version = NEWEST
     version_from: str = "newest supported release"  # why this release (``target_version``)

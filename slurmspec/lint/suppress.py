@@ -30,20 +30,21 @@ import attrs
 
 from slurmspec.frozen import as_tuple, frozen
 from slurmspec.kinds import SuppressionKind
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.model.syntax.comments import line_comments
 from slurmspec.model.syntax.script import LineKind, Script
 from slurmspec.span import Span
 
 # "# slurmspec:" with any spacing; anything after it must be a directive.
-_MARKER = re.compile(r"#[ \t]*slurmspec[ \t]*:", re.IGNORECASE)
+_MARKER = lazy_compile(r"#[ \t]*slurmspec[ \t]*:", re.IGNORECASE)
 _QUICK = re.compile(r"slurmspec[ \t]*:", re.IGNORECASE)
-_DIRECTIVE = re.compile(
+_DIRECTIVE = lazy_compile(
     r"[ \t]*(?P<kind>file-ignore|ignore)[ \t]*\[(?P<items>[^\]\n]*)\](?P<reason>[^\n]*)",
     re.IGNORECASE,
 )
-_KIND_WORD = re.compile(r"[ \t]*(?P<word>[A-Za-z][\w-]*)")
+_KIND_WORD = lazy_compile(r"[ \t]*(?P<word>[A-Za-z][\w-]*)")
 # ShellCheck's codes: suppressed like rules when ``--shellcheck`` runs, ignored otherwise.
-_SHELLCHECK_CODE = re.compile(r"SC\d{4}")
+_SHELLCHECK_CODE = lazy_compile(r"SC\d{4}")
 
 
 @frozen

@@ -24,8 +24,9 @@ import re
 
 import attrs
 
-from slurmspec.frozen import as_tuple, frozen
+from slurmspec.frozen import as_frozenset, as_tuple, frozen
 from slurmspec.kinds import TemplateStyle
+from slurmspec.lazy_regex import lazy_compile
 
 # `{{ name }}`, `{{ x | default(1) }}`; spaces inside for a body line, any form on a directive line.
 _JINJA_SPACED = r"\{\{\s+[^{}\n]*?\s+\}\}"
@@ -48,7 +49,7 @@ _IN_DIRECTIVE = re.compile("|".join(f"(?P<{style.name}_{i}>{pattern})" for style
 _IN_BODY = re.compile("|".join(f"(?P<{style.name}_{i}>{pattern})" for style, patterns in
                                {**_PATTERNS, TemplateStyle.JINJA: (_JINJA_SPACED, _JINJA_TAG, _JINJA_COMMENT)}.items()
                                for i, pattern in enumerate(patterns)))
-_CONTROL_LINE = re.compile(r"[ \t]*(?:(?:\{%-?\s*[a-z]+\b[^\n]*?-?%\}|\{#[^\n]*?#\})[ \t]*)+")
+_CONTROL_LINE = lazy_compile(r"[ \t]*(?:(?:\{%-?\s*[a-z]+\b[^\n]*?-?%\}|\{#[^\n]*?#\})[ \t]*)+")
 
 # What stands in for a blank, quote or `#` inside a placeholder while sbatch's word splitting runs:
 # `{{ name }}` and `<your account>` are one word of the rendered script (private-use characters).
@@ -69,7 +70,7 @@ class TemplateInfo:
     """What makes a script a template: its placeholders and control lines (file offsets, line numbers)."""
 
     placeholders: tuple[Placeholder, ...] = attrs.field(converter=as_tuple)
-    control_lines: frozenset[int] = attrs.field(converter=frozenset)
+    control_lines: frozenset[int] = attrs.field(converter=as_frozenset)
 
     @property
     def styles(self) -> tuple[TemplateStyle, ...]:

@@ -11,6 +11,9 @@ slurm.conf, and no DNS SRV record for a configless cluster) is kept only for
 gets a cluster is asked again at once -- without it, every cold lint on such a
 machine paid for the process.
 
+The entry is one line of fields separated by NUL, which no path holds: the binary's key,
+the version (or ``failed``), and for a failure the configuration's key and the time.
+
 "Private" is checked, not assumed: ``XDG_CACHE_HOME`` may point anywhere. The
 folder must be ours and writable by nobody else; the file is opened without
 following a link or waiting on a FIFO and used only if it is a regular file of
@@ -20,12 +23,11 @@ Otherwise nothing is cached and sbatch is asked, as if there were no cache.
 
 from __future__ import annotations
 
-import json
 import os
-import re
 import stat
 
-_CACHE_NAME = "sbatch-version.json"
+_CACHE_NAME = "sbatch-version"
+_FIELDS = ("key", "version", "config", "when")
 FAILURE_SECONDS = 3600
 _MAX_BYTES = 64 * 1024  # an entry is about 200 bytes; more is not ours to parse
 FAILED = "failed"
@@ -94,19 +96,25 @@ def remembered(sbatch: str) -> str | None:
         return None
     try:
         data = _read_private(os.path.join(folder, _CACHE_NAME))
-        entry = json.loads(data) if data is not None else None
-    except (OSError, ValueError):
+    except OSError:
         return None
-    if not isinstance(entry, dict) or entry.get("key") != key:
+    if data is None:
+        return None
+    entry = dict(zip(_FIELDS, data.decode("utf-8", "surrogateescape").split("\0")))
+    if entry.get("key") != key:
         return None
     text = entry.get("version")
     if text == FAILED:
         import time
 
-        when = entry.get("when")
-        fresh = isinstance(when, (int, float)) and 0 <= time.time() - when < FAILURE_SECONDS
+        try:
+            when = float(entry.get("when", "nan"))
+        except ValueError:
+            return None
+        fresh = 0 <= time.time() - when < FAILURE_SECONDS  # False for nan
         return FAILED if fresh and entry.get("config") == _config_key() else None
-    return text if isinstance(text, str) and re.fullmatch(r"\d+\.\d+(\.\d+)?", text) else None
+    parts = text.split(".") if text else []
+    return text if 2 <= len(parts) <= 3 and all(part.isascii() and part.isdigit() for part in parts) else None
 
 
 def remember(sbatch: str, version: str | None) -> None:
@@ -114,17 +122,17 @@ def remember(sbatch: str, version: str | None) -> None:
     key = _key(sbatch)
     if key is None:
         return
-    entry: dict = {"key": key, "version": version}
+    entry = [key, version]
     if version is None:
         import time
 
-        entry = {"key": key, "version": FAILED, "config": _config_key(), "when": time.time()}
+        entry = [key, FAILED, _config_key(), repr(time.time())]
     from slurmspec.safe_write import WriteRefused, write_file
 
     folder = cache_folder()
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         if _private_folder(folder):
-            write_file(os.path.join(folder, _CACHE_NAME), json.dumps(entry).encode("utf-8"), private=True)
+            write_file(os.path.join(folder, _CACHE_NAME), "\0".join(entry).encode("utf-8", "surrogateescape"), private=True)
     except (OSError, WriteRefused):
         pass

@@ -179,7 +179,7 @@ def test_the_installed_version_is_remembered_for_the_same_binary(tmp_path, monke
     sbatch = _fake_sbatch(tmp_path, monkeypatch, '#!/bin/sh\necho "slurm 23.11.4"\n')
     try:
         assert release.installed_sbatch_version() == (23, 11)
-        cached = tmp_path / "cache" / "slurmspec" / "sbatch-version.json"
+        cached = tmp_path / "cache" / "slurmspec" / "sbatch-version"
         assert cached.stat().st_mode & 0o077 == 0
         # Same size and modification time: the remembered answer is used, sbatch is not run.
         before = sbatch.stat()
@@ -237,7 +237,7 @@ def test_a_remembered_version_others_can_write_is_ignored(tmp_path, monkeypatch)
     _fake_sbatch(tmp_path, monkeypatch, '#!/bin/sh\necho "slurm 23.11.4"\n')
     try:
         assert release.installed_sbatch_version() == (23, 11)
-        cached = tmp_path / "cache" / "slurmspec" / "sbatch-version.json"
+        cached = tmp_path / "cache" / "slurmspec" / "sbatch-version"
         cached.write_text(cached.read_text().replace("23.11.4", "24.11.5"))  # a planted answer ...
         cached.chmod(0o666)  # ... in a file anybody could have written
         release.installed_sbatch_version.cache_clear()

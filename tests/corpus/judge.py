@@ -307,7 +307,7 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.precision:
         from slurmspec.lint.engine import registry
-        from slurmspec.rules.selection import qualifies
+        from slurmspec.rules.selection_policy import qualifies
 
         defaults = default_codes()
         tallies = per_rule(comparison)

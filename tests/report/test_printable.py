@@ -36,6 +36,17 @@ def test_ordinary_text_comes_back_as_it_is():
     assert printable(text) is text
 
 
+def test_every_character_escaped_is_one_isprintable_rejects():
+    # printable() and json_text() skip their search for text str.isprintable() (or, for JSON, ASCII
+    # without DEL) accepts: that is only right while no character they escape is printable.
+    from slurmspec.printable import _JSON_RAW, _UNSAFE
+
+    every = "".join(map(chr, range(0x110000)))
+    escaped = _UNSAFE.findall(every)
+    assert len(escaped) > 2000 and not any(character.isprintable() for character in escaped)
+    assert min(_JSON_RAW.findall(every)) == "\x7f"  # and nothing else ASCII
+
+
 @given(any_text)
 def test_printable_text_is_utf8_on_one_line_and_acts_on_nothing(text):
     shown = printable(text)

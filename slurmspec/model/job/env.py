@@ -16,13 +16,14 @@ from bisect import bisect_left
 
 from slurmspec.body.model import EnvAssignment, Launch
 from slurmspec.kinds import AssignmentKind
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.model.syntax.memo import per_script
 
 DEVICE_VARS = frozenset({"CUDA_VISIBLE_DEVICES", "ROCR_VISIBLE_DEVICES", "HIP_VISIBLE_DEVICES",
                          "ZE_AFFINITY_MASK", "GPU_DEVICE_ORDINAL"})
 _LOOPS = frozenset({"for", "while", "until", "select"})
 _UNSET = re.compile(r"\bunset\b([^\n;|&]*)")
-_WORD = re.compile(r"\w+")
+_WORD = lazy_compile(r"\w+")
 # Distinct enclosing constructs of one variable's earlier assignments looked at per launch; past
 # this many the value is "cannot be told" (no real script sets one variable in 256 different places).
 MAX_CONTEXTS = 256

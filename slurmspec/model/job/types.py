@@ -10,7 +10,7 @@ from __future__ import annotations
 import attrs
 
 from slurmspec.body.model import Launch
-from slurmspec.frozen import frozen
+from slurmspec.frozen import frozen, to
 from slurmspec.kinds import GpuBindKind
 
 
@@ -18,7 +18,7 @@ from slurmspec.kinds import GpuBindKind
 class GpuBind:
     """How a step's GPUs are split between the tasks of a node (``--gpu-bind`` and what implies it)."""
 
-    kind: GpuBindKind = attrs.field(converter=GpuBindKind)
+    kind: GpuBindKind = attrs.field(converter=to(GpuBindKind))
     count: int | None = None  # per_task:N / single:N
     ids: tuple[int, ...] = ()  # map_gpu:<ids>
 

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import attrs
 
-from slurmspec.frozen import as_tuple, frozen
+from slurmspec.frozen import as_tuple, frozen, to
 from slurmspec.kinds import IssueKind, LineKind, Origin
 from slurmspec.span import LineIndex, Span
 from slurmspec.version import Version
@@ -122,7 +122,7 @@ class Directive:
 class ParseIssue:
     """Something sbatch would stumble on while reading the directives."""
 
-    kind: IssueKind = attrs.field(converter=IssueKind)
+    kind: IssueKind = attrs.field(converter=to(IssueKind))
     message: str
     span: Span
     component: int

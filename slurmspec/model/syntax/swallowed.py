@@ -13,15 +13,15 @@ job is not exclusive. Measured on 22.05 and 24.11
 
 from __future__ import annotations
 
-import re
 
 from slurmspec.frozen import frozen
 from slurmspec.kinds import ArgKind, IssueKind
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.model.syntax.memo import per_script
 from slurmspec.model.syntax.script import Directive, ParseIssue, Script
 
-_OPTION_WORD = re.compile(r"-{1,2}[A-Za-z]")
-_BLANKS = re.compile(r"[ \t]*")
+_OPTION_WORD = lazy_compile(r"-{1,2}[A-Za-z]")
+_BLANKS = lazy_compile(r"[ \t]*")
 
 
 @frozen

@@ -16,6 +16,7 @@ import attrs
 
 from slurmspec.frozen import as_tuple, frozen
 from slurmspec.gates import CPU_FREQ_RANGE_NEEDS_GOVERNOR, GPU_BIND_CHECKED, GPU_BIND_STRICT
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.version import NEWEST, Version
 
 from ._base import Parsed
@@ -23,7 +24,7 @@ from ._common import bad, problem, split_spans, strtol, tick
 from .counts import Count
 from .time import NO_VAL, duration_seconds
 
-_LIST_ITEM = re.compile(r"(0x[0-9a-fA-F]+|[0-9a-fA-F]+)(\*\d+)?")
+_LIST_ITEM = lazy_compile(r"(0x[0-9a-fA-F]+|[0-9a-fA-F]+)(\*\d+)?")
 _FREQ_WORDS = ("low", "medium", "high", "highm1")
 GOVERNORS = ("conservative", "ondemand", "performance", "powersave", "schedutil", "userspace")
 _DEFAULT_GOVERNORS = ("ondemand", "performance", "userspace")

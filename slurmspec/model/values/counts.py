@@ -8,12 +8,12 @@ Node counts go through ``proc_args.c:verify_node_count()``.
 
 from __future__ import annotations
 
-import re
 
 import attrs
 
 from slurmspec.frozen import as_tuple, frozen
 from slurmspec.gates import COUNTS_ABOVE_INT_MAX_REFUSED, NODE_SIZE_LISTS
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.version import NEWEST, Version
 
 from ._base import Parsed
@@ -102,7 +102,7 @@ def _nodes_part(text: str) -> tuple[int, str]:
     return to_c_int(value), rest
 
 
-_SIZE_ITEM = re.compile(r"(\d{1,9})(?:-(\d{1,9})(?::(\d{1,9}))?)?")
+_SIZE_ITEM = lazy_compile(r"(\d{1,9})(?:-(\d{1,9})(?::(\d{1,9}))?)?")
 
 
 def _size_list(text: str) -> Parsed:

@@ -10,7 +10,6 @@ minutes and seconds are range-checked.
 
 from __future__ import annotations
 
-import datetime as _dt
 import re
 
 import attrs
@@ -215,6 +214,8 @@ def _parse_datetime(text: str, version: Version, option: str) -> Parsed:
                      rel, None, keywords)
     problems = []
     if value.year and value.month and value.day:
+        import datetime as _dt  # here, not at import: only a dated value needs it
+
         try:
             when = _dt.date(value.year, value.month, value.day)
         except ValueError:

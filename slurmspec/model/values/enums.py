@@ -8,11 +8,10 @@ against sbatch 22.05.8" in the tests were confirmed with a real sbatch.
 
 from __future__ import annotations
 
-import re
 
 import attrs
 
-from slurmspec.frozen import as_tuple, frozen
+from slurmspec.frozen import as_tuple, frozen, to
 from slurmspec.gates import (
     EXCLUSIVE_ALLOCATION,
     EXCLUSIVE_TOPO,
@@ -23,6 +22,7 @@ from slurmspec.gates import (
     REQUEUE_VALUE_CHECKED,
 )
 from slurmspec.kinds import ExportMode
+from slurmspec.lazy_regex import lazy_compile
 from slurmspec.version import NEWEST, OLDEST, Version, format_version
 
 from ._base import Parsed
@@ -35,7 +35,7 @@ _MAIL_ALL = ("BEGIN", "END", "FAIL", "REQUEUE", "INVALID_DEPEND", "STAGE_OUT")
 RLIMITS = ("AS", "CORE", "CPU", "DATA", "FSIZE", "MEMLOCK", "NOFILE", "NPROC", "RSS", "STACK")
 PROFILES = ("all", "none", "energy", "task", "lustre", "network")
 HINTS = ("compute_bound", "memory_bound", "multithread", "nomultithread")
-_ENV_NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+_ENV_NAME = lazy_compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
 
 @frozen
@@ -59,7 +59,7 @@ class MailTypes:
 
 @frozen
 class ExportSpec:
-    mode: ExportMode = attrs.field(converter=ExportMode)
+    mode: ExportMode = attrs.field(converter=to(ExportMode))
     include_all: bool = False
     variables: tuple[tuple[str, str | None], ...] = attrs.field(default=(), converter=as_tuple)
 

@@ -9,18 +9,17 @@ units are powers of 1024 (the 26.05 man page says "mebibytes").
 
 from __future__ import annotations
 
-import re
 
-import attrs
 
 from slurmspec.frozen import frozen
+from slurmspec.lazy_regex import lazy_compile
 
 from ._base import Parsed
 from ._common import LONG_MAX, LONG_MIN, bad, problem, strtol_raw, tick
 
 HINT = "use a whole number with an optional unit `K`, `M`, `G` or `T` (default `M`)"
 _SCALE = {"k": None, "m": 1, "g": 1024, "t": 1024 * 1024}
-_DECIMAL = re.compile(r"\s*[+-]?\d*\.\d+\s*([a-zA-Z]*)\s*")
+_DECIMAL = lazy_compile(r"\s*[+-]?\d*\.\d+\s*([a-zA-Z]*)\s*")
 # Bare numbers up to this many megabytes are almost always meant as gigabytes.
 SMALL_BARE_MB = 512
 

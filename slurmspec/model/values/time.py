@@ -10,9 +10,9 @@ from __future__ import annotations
 
 import re
 
-import attrs
 
 from slurmspec.frozen import frozen
+from slurmspec.lazy_regex import lazy_compile
 
 from ._base import Parsed
 from ._common import bad, problem, strtol, tick, to_c_int
@@ -21,7 +21,7 @@ NO_VAL = -2  # 0xfffffffe seen through a C int
 INFINITE = -1  # 0xffffffff seen through a C int
 
 DURATION_HINT = "use minutes, `M:S`, `H:M:S` or `D-H[:M[:S]]`"
-_UNIT_SUFFIX = re.compile(r"\s*\d+(\.\d+)?\s*([a-zA-Z]+)\s*")
+_UNIT_SUFFIX = lazy_compile(r"\s*\d+(\.\d+)?\s*([a-zA-Z]+)\s*")
 
 
 @frozen

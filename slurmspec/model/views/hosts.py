@@ -9,8 +9,9 @@ repeats included; the views of the client (``sbatch_tasks``) and of the controll
 from __future__ import annotations
 
 import re
+from slurmspec.lazy_regex import lazy_compile
 
-_HOST = re.compile(r"([A-Za-z0-9_.-]*)(?:\[([0-9,\-]+)\])?([A-Za-z0-9_.-]*)")
+_HOST = lazy_compile(r"([A-Za-z0-9_.-]*)(?:\[([0-9,\-]+)\])?([A-Za-z0-9_.-]*)")
 
 
 def count_hosts(text: str | None) -> int | None:
