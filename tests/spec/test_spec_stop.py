@@ -129,27 +129,8 @@ def _run(stubs, tmp_path, text: str, **env: str):
     return script, run_script(script, stubs, tmp_path, **env)
 
 
-def test_the_signal_alone_reaches_the_program_and_the_job_ends_with_its_status(stubs, tmp_path):
-    _, result = _run(stubs, tmp_path, spec_text())
-    assert result.returncode == 0, result.stderr
-    assert "prog: got=1" in result.stderr
-    assert "SIGUSR1 stopped the run before the time limit (exit status 0)" in result.stderr
-    assert calls(tmp_path, "sbatch") == []
-
-
-def test_a_stopped_link_queues_the_next_after_itself(stubs, tmp_path):
-    script, result = _run(stubs, tmp_path, spec_text(extra="[chain]\ncount = 2\n"), CHAIN_INDEX="1")
-    assert result.returncode == 0, result.stderr
-    assert calls(tmp_path, "sbatch") == [["sbatch", "--dependency=afterany:4242", "--export=ALL,CHAIN_INDEX=2"]]
-    assert stdin_of(tmp_path, "sbatch") == [script]  # the script as slurmctld stored it
-    assert calls(tmp_path, "scontrol") == [["scontrol", "write", "batch_script", "4242", "-"]]
-
-
-def test_a_chain_resubmits_the_script_it_names(stubs, tmp_path):
-    _run(stubs, tmp_path, spec_text(extra='[chain]\ncount = 2\nscript = "-x; $(touch CANARY).sh"\n'))
-    assert calls(tmp_path, "sbatch") == [["sbatch", "--dependency=afterany:4242", "--export=ALL,CHAIN_INDEX=1",
-                                          "--", "-x; $(touch CANARY).sh"]]
-    assert not (tmp_path / "CANARY").exists()
+def _plain(args: str) -> str:
+    return f'kind = "plain"\nprogram = "prog"\nargs = {args}\n'
 
 
 NOT_STOPPED = [  # (program's arguments, environment, the job's status, a message)
@@ -162,50 +143,92 @@ NOT_STOPPED = [  # (program's arguments, environment, the job's status, a messag
     # the signal reached the program, but its work was complete: it created $CHAIN_DONE
     ('["finish"]', {}, 0, "the work is done, no further link"),
 ]
+SRUN_KINDS = ("srun", "mpi", "lightning")
+
+# Every run that passes a signal on, by name: (spec, environment, input files). Each polls for a second
+# or two (the emitted loop's `sleep 1`), so the `runs` fixture starts them all at once.
+SIGNALLED = {
+    "alone": (spec_text(), {}, ()),
+    "stopped link": (spec_text(extra="[chain]\ncount = 2\n"), {"CHAIN_INDEX": "1"}, ()),
+    "named script": (spec_text(extra='[chain]\ncount = 2\nscript = "-x; $(touch CANARY).sh"\n'), {}, ()),
+    "done marker": (spec_text(_plain('["finish"]'), extra="[chain]\ncount = 2\n"), {}, ()),
+    # Slurm signals at the first limit check, which can come while inputs are still being staged.
+    "before the launch": (spec_text(extra='[staging]\ninputs = ["in.txt"]\n[chain]\ncount = 1\n'),
+                          {"STUB_SIGNAL_AT": "staging", "SLURMSPEC_SIGNAL_GRACE": "2"}, ("in.txt",)),
+    **{f"not stopped {args}": (spec_text(_plain(args), extra="[chain]\ncount = 2\n"), env, ())
+       for args, env, _, _ in NOT_STOPPED},
+    **{f"step {kind}": (spec_text(f'kind = "{kind}"\nprogram = "prog"\nargs = ["stop"]\n', signal="B:USR2@60"),
+                        {"STUB_SIGNAL": "USR2"}, ()) for kind in SRUN_KINDS},
+}
+
+# The module's tests share one worker, so the runs are made once.
+pytestmark = pytest.mark.xdist_group("spec-stop-stub-runs")
 
 
-def test_a_link_that_was_not_stopped_or_failed_queues_nothing(stubs, tmp_path):
-    started = []
-    for i, (args, env, _, _) in enumerate(NOT_STOPPED):  # at once: each run polls for a second or two
-        script = emit(load_spec(spec_text(f'kind = "plain"\nprogram = "prog"\nargs = {args}\n',
-                                          extra="[chain]\ncount = 2\n")))
-        started.append((tmp_path / str(i), start_script(script, stubs, tmp_path / str(i), **env)))
-    for (work, job), (args, _, status, message) in zip(started, NOT_STOPPED):
-        result = finish_script(job, work)
-        assert result.returncode == status, (args, result.stderr)
-        assert calls(work, "sbatch") == [], args
-        assert message is None or message in result.stderr, (args, result.stderr)
-        assert args != '["ask"]' or "stopped the run" not in result.stderr
-        assert not list(work.glob(".slurmspec-chain.*")), args  # the marker's folder is removed
+@pytest.fixture(scope="module")
+def runs(stubs, tmp_path_factory):
+    """Name -> (the emitted script, its working folder, how the run ended) for every run in ``SIGNALLED``."""
+    started = {}
+    for name, (text, env, inputs) in SIGNALLED.items():
+        work = tmp_path_factory.mktemp("run")
+        for file in inputs:
+            (work / file).write_text("x")
+        script = emit(load_spec(text))
+        started[name] = (script, work, start_script(script, stubs, work, **env))
+    return {name: (script, work, finish_script(job, work)) for name, (script, work, job) in started.items()}
 
 
-def test_the_done_marker_is_private_and_unguessable(stubs, tmp_path):
-    script = emit(load_spec(spec_text('kind = "plain"\nprogram = "prog"\nargs = ["finish"]\n',
-                                      extra="[chain]\ncount = 2\n")))
+def test_the_signal_alone_reaches_the_program_and_the_job_ends_with_its_status(runs):
+    _, work, result = runs["alone"]
+    assert result.returncode == 0, result.stderr
+    assert "prog: got=1" in result.stderr
+    assert "SIGUSR1 stopped the run before the time limit (exit status 0)" in result.stderr
+    assert calls(work, "sbatch") == []
+
+
+def test_a_stopped_link_queues_the_next_after_itself(runs):
+    script, work, result = runs["stopped link"]
+    assert result.returncode == 0, result.stderr
+    assert calls(work, "sbatch") == [["sbatch", "--dependency=afterany:4242", "--export=ALL,CHAIN_INDEX=2"]]
+    assert stdin_of(work, "sbatch") == [script]  # the script as slurmctld stored it
+    assert calls(work, "scontrol") == [["scontrol", "write", "batch_script", "4242", "-"]]
+
+
+def test_a_chain_resubmits_the_script_it_names(runs):
+    _, work, _ = runs["named script"]
+    assert calls(work, "sbatch") == [["sbatch", "--dependency=afterany:4242", "--export=ALL,CHAIN_INDEX=1",
+                                      "--", "-x; $(touch CANARY).sh"]]
+    assert not (work / "CANARY").exists()
+
+
+@pytest.mark.parametrize(("args", "status", "message"), [(args, status, text) for args, _, status, text in NOT_STOPPED])
+def test_a_link_that_was_not_stopped_or_failed_queues_nothing(runs, args, status, message):
+    _, work, result = runs[f"not stopped {args}"]
+    assert result.returncode == status, result.stderr
+    assert calls(work, "sbatch") == []
+    assert message is None or message in result.stderr, result.stderr
+    assert args != '["ask"]' or "stopped the run" not in result.stderr
+    assert not list(work.glob(".slurmspec-chain.*"))  # the marker's folder is removed
+
+
+def test_the_done_marker_is_private_and_unguessable(runs):
+    script, work, result = runs["done marker"]
     assert 'mktemp -d "$PWD/.slurmspec-chain.XXXXXXXXXX"' in script  # mktemp makes it 0700
-    result = run_script(script, stubs, tmp_path)
-    assert result.returncode == 0 and calls(tmp_path, "sbatch") == [], result.stderr
+    assert result.returncode == 0 and calls(work, "sbatch") == [], result.stderr
 
 
-def test_a_signal_before_the_launch_is_passed_on_once_it_runs(stubs, tmp_path):
-    """Slurm signals at the first limit check, which can come while inputs are still being staged."""
-    text = spec_text(extra='[staging]\ninputs = ["in.txt"]\n[chain]\ncount = 1\n')
-    (tmp_path / "in.txt").write_text("x")
-    _, result = _run(stubs, tmp_path, text, STUB_SIGNAL_AT="staging", SLURMSPEC_SIGNAL_GRACE="2")
+def test_a_signal_before_the_launch_is_passed_on_once_it_runs(runs):
+    _, work, result = runs["before the launch"]
     assert result.returncode == 0 and "prog: got=1" in result.stderr, result.stderr
-    assert len(calls(tmp_path, "sbatch")) == 1
+    assert len(calls(work, "sbatch")) == 1
 
 
-def test_the_signal_is_passed_to_the_srun_step(stubs, tmp_path):
-    kinds = ("srun", "mpi", "lightning")
-    started = [start_script(emit(load_spec(spec_text(f'kind = "{kind}"\nprogram = "prog"\nargs = ["stop"]\n',
-                                                      signal="B:USR2@60"))), stubs, tmp_path / kind,
-                            STUB_SIGNAL="USR2") for kind in kinds]
-    for kind, job in zip(kinds, started):
-        result = finish_script(job, tmp_path / kind)
-        assert result.returncode == 0 and "prog: got=1" in result.stderr, (kind, result.stderr)
-        assert "SIGUSR2 stopped the run" in result.stderr
-        assert sorted(c[0] for c in calls(tmp_path / kind) if c[0] != "scontrol") == ["prog", "srun"]
+@pytest.mark.parametrize("kind", SRUN_KINDS)
+def test_the_signal_is_passed_to_the_srun_step(runs, kind):
+    _, work, result = runs[f"step {kind}"]
+    assert result.returncode == 0 and "prog: got=1" in result.stderr, result.stderr
+    assert "SIGUSR2 stopped the run" in result.stderr
+    assert sorted(c[0] for c in calls(work) if c[0] != "scontrol") == ["prog", "srun"]
 
 
 # ------------------------------------------------------------------ private node-local folders
