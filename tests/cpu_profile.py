@@ -3,8 +3,9 @@
 Wall times (``--durations``) say little on a loaded two-core machine, where a
 test waits for a core as much as it works; CPU seconds (this process and the
 children it waited for, ``getrusage``) add up to what the run costs whatever
-the load. Each xdist worker appends ``cpu<TAB>wall<TAB>node id`` lines to the
-file; ``sort -rn FILE | head`` shows the most expensive tests. Daemons the
+the load. Each xdist worker appends ``cpu<TAB>wall<TAB>node id<TAB>worker<TAB>end``
+lines to the file (``end``: the epoch second the test ended, to see which tests ran
+last on which worker); ``sort -rn FILE | head`` shows the most expensive tests. Daemons the
 tests start (slurmctld, slurmd, MariaDB) are not counted: nobody waits for
 them.
 """
@@ -31,6 +32,7 @@ def pytest_runtest_protocol(item: pytest.Item, nextitem):
         return
     cpu, wall = _cpu(), time.monotonic()
     yield
-    line = f"{_cpu() - cpu:.2f}\t{time.monotonic() - wall:.2f}\t{item.nodeid}\n"
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "-")
+    line = f"{_cpu() - cpu:.2f}\t{time.monotonic() - wall:.2f}\t{item.nodeid}\t{worker}\t{time.time():.2f}\n"
     with open(path, "a", encoding="utf-8") as out:  # one short append per test: workers do not interleave
         out.write(line)
