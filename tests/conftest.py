@@ -55,6 +55,21 @@ if "SLURMSPEC_TEST_CACHE" not in os.environ:
         atexit.register(shutil.rmtree, sys.pycache_prefix, True)
         os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
         sys.dont_write_bytecode = False
+        # With a prefix Python reads bytecode only from there, never from the __pycache__ folders
+        # pip wrote beside pytest, its plugins and the standard library: each worker compiled them
+        # all again (lsprotocol alone is 1.4 MB of source). Link the ones this process loaded.
+        import importlib.util
+
+        for module in list(sys.modules.values()):
+            source, cached = getattr(module, "__file__", None), getattr(module, "__cached__", None)
+            if not (source and cached and source.endswith(".py") and os.path.isfile(cached)):
+                continue
+            try:
+                linked = importlib.util.cache_from_source(source)
+                os.makedirs(os.path.dirname(linked), exist_ok=True)
+                os.symlink(cached, linked)
+            except (OSError, ValueError, NotImplementedError):
+                continue  # compiled from source where needed, as before
 
 from tests import oracle_tally  # noqa: E402
 from tests.cpu_profile import pytest_runtest_protocol  # noqa: E402,F401 (SLURMSPEC_TEST_CPU)
