@@ -10,9 +10,16 @@ profiles (registered in tests/conftest.py, chosen by ``CI=true`` or
 * ``dev`` (default) -- a fifth of each count (at least ``MINIMUM``), new random
   examples every run: quick feedback while working;
 * ``thorough`` -- every count as written, random: a local hunt for new cases.
+
+Fixed matrices scale the same way: ``sampled`` picks the cases a matrix test runs, and
+``in_this_run`` says which of a few cases that cost seconds each (hostile inputs of 4 MiB,
+a report compared across ``--jobs``) a dev run tries; CI runs them all.
 """
 
 from __future__ import annotations
+
+import os
+import random
 
 SCALE = {"ci": 1.0, "thorough": 1.0, "dev": 0.2}
 MINIMUM = 10
@@ -51,7 +58,19 @@ def sampled(items: tuple) -> tuple:
     count = examples(len(items))
     if count >= len(items):
         return items
-    import random
-
     return tuple(random.sample(items, count))
+
+
+# One number per run, the same in every xdist worker (xdist gives them the run's id).
+_RUN = random.Random(os.environ.get("PYTEST_XDIST_TESTRUNUID") or os.urandom(8)).random()
+
+
+def in_this_run(case: str, cases: tuple[str, ...], keep: int = 1) -> bool:
+    """Whether this run tries ``case``, one of ``cases`` that cost seconds of CPU each: every one
+    where every count is as written (``ci``, ``thorough``); in the dev profile ``keep`` of them,
+    others each run (chosen by the run, so every worker agrees). The others are skipped, saying so."""
+    if SCALE.get(profile_name(), 1.0) >= 1.0 or len(cases) <= keep:
+        return True
+    first = int(_RUN * len(cases))
+    return (cases.index(case) - first) % len(cases) < keep
 
