@@ -29,6 +29,10 @@ from typing import Any, Callable, Iterable, TypeVar
 
 import attrs
 
+from slurmspec import code_cache
+
+code_cache.install()  # before the first class below: attrs compiles their methods through the cache
+
 
 E = TypeVar("E", bound=Enum)
 

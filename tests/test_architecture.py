@@ -104,8 +104,8 @@ def test_no_import_cycle():
 # start-up (``slurmspec lint`` loads what it needs when it needs it: tests/test_cli_startup.py).
 LAYERS: tuple[frozenset[str], ...] = tuple(frozenset(f"slurmspec.{name}" for name in layer.split()) for layer in (
     # records and helpers every layer uses; they import only one another
-    "frozen kinds version span gates hints printable lazy_regex collector toml_read safe_write limits diagnostic"
-    " grammar",
+    "frozen code_cache private_cache kinds version span gates hints printable lazy_regex collector toml_read"
+    " safe_write limits diagnostic grammar",
     "body",  # the shell in the script's body
     "model",  # the script's syntax, the option catalogue, values, the job model
     "parser",  # text -> model.Script

@@ -94,4 +94,7 @@ def _end_process(code: int) -> NoReturn:
             stream.flush()
         except (OSError, ValueError):
             pass  # the reader went away (a closed pipe) or the stream was closed above
+    from slurmspec import code_cache
+
+    code_cache.save()  # what atexit would have done: the model classes' code, if this run compiled any
     os._exit(code)
