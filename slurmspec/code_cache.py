@@ -27,9 +27,13 @@ from __future__ import annotations
 import atexit
 import marshal
 import os
+import stat
 import sys
 from types import CodeType
 from typing import Any
+
+from slurmspec.private_cache import cache_folder, ours, private_folder, read_private
+from slurmspec.safe_write import WriteRefused, write_file
 
 MAX_BYTES = 4 * 1024 * 1024  # about 200 KB for a cold lint's classes; a larger file is not ours to load
 MAX_ENTRIES = 2048  # past this (many releases' classes), only the ones a run used are kept
@@ -41,8 +45,6 @@ _changed = False
 
 
 def cache_path() -> str:
-    from slurmspec.private_cache import cache_folder
-
     return os.path.join(cache_folder(), f"attrs-code-{sys.implementation.cache_tag}-{sys.hexversion:x}.marshal")
 
 
@@ -80,8 +82,6 @@ def _load() -> dict[str, CodeType]:
 
 def _read() -> dict[str, CodeType]:
     """The table in the cache file, or an empty one when there is none we can trust and read."""
-    from slurmspec.private_cache import private_folder, read_private
-
     path = cache_path()
     if not private_folder(os.path.dirname(path)):
         return {}
@@ -103,11 +103,6 @@ def save() -> None:
     if not _changed or _table is None:
         return
     _changed = False
-    import stat
-
-    from slurmspec.private_cache import ours, private_folder
-    from slurmspec.safe_write import WriteRefused, write_file
-
     table = _table if len(_table) <= MAX_ENTRIES else {key: _table[key] for key in _used}
     path = cache_path()
     try:
