@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -62,8 +63,11 @@ def _git(cwd: Path, *args: str) -> str:
     return done.stdout.strip()
 
 
-@pytest.fixture(scope="session")
-def hook_repo(tmp_path_factory) -> tuple[Path, str]:
+# Module-scoped, and removed once the module's tests are done: a copy of the checkout and a hook
+# virtualenv are 8,500 files, which pytest would otherwise delete at the end of a later run, while
+# both workers wait (it keeps the last three runs' temporary folders).
+@pytest.fixture(scope="module")
+def hook_repo(tmp_path_factory) -> Iterator[tuple[Path, str]]:
     """A git repository holding this checkout's current files, and its commit."""
     _pre_commit()
     listed = subprocess.run(
@@ -88,14 +92,16 @@ def hook_repo(tmp_path_factory) -> tuple[Path, str]:
     _git(repo, "init", "-q")
     _git(repo, "add", "-A")
     _git(repo, "commit", "-q", "-m", "snapshot of the slurmspec checkout under test")
-    return repo, _git(repo, "rev-parse", "HEAD")
+    yield repo, _git(repo, "rev-parse", "HEAD")
+    shutil.rmtree(repo, ignore_errors=True)
 
 
-@pytest.fixture(scope="session")
-def pre_commit_env(tmp_path_factory) -> dict[str, str]:
+@pytest.fixture(scope="module")
+def pre_commit_env(tmp_path_factory) -> Iterator[dict[str, str]]:
     env = dict(os.environ)
-    # One hook environment for the session (pre-commit caches it here), away from ~/.cache.
-    env["PRE_COMMIT_HOME"] = str(tmp_path_factory.mktemp("pre-commit-home"))
+    # One hook environment for the module (pre-commit caches it here), away from ~/.cache.
+    home = tmp_path_factory.mktemp("pre-commit-home")
+    env["PRE_COMMIT_HOME"] = str(home)
     env.pop("SLURMSPEC_CONFIG", None)
     if LOCAL_INDEX.is_dir():
         env["PIP_INDEX_URL"] = LOCAL_INDEX.as_uri()
@@ -105,7 +111,8 @@ def pre_commit_env(tmp_path_factory) -> dict[str, str]:
     # set-up's 11 CPU seconds; the hooks compile the few they import as they run. `--compile`
     # off: PIP_NO_COMPILE=1 would turn it on (pip reads a flag's variable as the flag's value).
     env["PIP_COMPILE"] = "0"
-    return env
+    yield env
+    shutil.rmtree(home, ignore_errors=True)
 
 
 def _project(tmp_path: Path, hook_repo: tuple[Path, str], hook: str, files: dict[str, str]) -> Path:
